@@ -1,0 +1,81 @@
+"""The command line: ``relevance-explainer [serve] [options]``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+DEFAULT_PORT = 5006
+
+
+def _wants_browser() -> bool:
+    """Open a browser only for a person at a screen: not in CI, not on a headless Linux box."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Serve the pages with Panel's server until interrupted."""
+    import panel as pn
+
+    from explainer.pages import ROUTES
+
+    origins = [f"{host}:{args.port}" for host in ("localhost", "127.0.0.1", args.address)]
+    origins += args.allow_origin
+    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}/ (Ctrl+C stops it)")
+    pn.serve(
+        ROUTES,
+        port=args.port,
+        address=args.address,
+        websocket_origin=sorted(set(origins)),
+        show=args.browser and _wants_browser(),
+        title="Relevance explainer",
+        autoreload=False,
+    )
+
+
+def _shown_host(address: str) -> str:
+    return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="relevance-explainer",
+        description="Interactive figures that explain search-relevance metrics.",
+    )
+    commands = parser.add_subparsers(dest="command")
+    serve_cmd = commands.add_parser("serve", help="serve the explainer (the default command)")
+    serve_cmd.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on (default %(default)s)")
+    serve_cmd.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help="address to bind; the default keeps it on this computer, 0.0.0.0 opens it to the network",
+    )
+    serve_cmd.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="a host allowed to embed the served pages (repeatable)",
+    )
+    serve_cmd.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
+    serve_cmd.set_defaults(run=serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; with no command, serve."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv or argv[0] not in parser._subparsers._group_actions[0].choices and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "serve")
+    args = parser.parse_args(argv)
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The one entry point a newcomer needs.
+#   ./serve.sh [options]      serve the explainer on http://localhost:5006 (see --help)
+#   ./serve.sh test [args]    install the test tools, find a Chromium, run the whole suite
+#   ./serve.sh export DIR     write the pages as self-contained HTML files
+# Everything is installed into .venv beside this file on first use.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON=${PYTHON:-python3}
+VENV=.venv
+
+# Install the package (editable) with the named extra, again only when pyproject.toml changed.
+ensure_installed() {
+  local extra=$1 stamp="$VENV/.installed-$1"
+  if [ ! -x "$VENV/bin/python" ]; then
+    "$PYTHON" -m venv "$VENV"
+  fi
+  local want
+  want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "Installing the explainer${extra:+ with its $extra tools} into $VENV ..." >&2
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
+    "$VENV/bin/python" -m pip install --quiet -e ".${extra:+[$extra]}" >&2
+    echo "$want" >"$stamp"
+  fi
+}
+
+# Print the path of a Chromium for the browser tests, installing one if none is found.
+find_chromium() {
+  if [ -n "${EXPLAINER_CHROMIUM:-}" ]; then
+    command -v "$EXPLAINER_CHROMIUM" || { echo "EXPLAINER_CHROMIUM=$EXPLAINER_CHROMIUM is not an executable" >&2; return 1; }
+    return 0
+  fi
+  local name
+  for name in /usr/bin/chromium chromium-browser google-chrome; do
+    if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
+  done
+  # Playwright's own build: an empty path tells the tests to let Playwright find it.
+  if timeout 300 "$VENV/bin/python" -m playwright install chromium >&2; then
+    echo ""
+    return 0
+  fi
+  if [ -f /etc/debian_version ] && [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's chromium ..." >&2
+    { apt-get update -qq && apt-get install -y -qq chromium; } >&2
+    command -v /usr/bin/chromium && return 0
+  fi
+  echo "No Chromium found: set EXPLAINER_CHROMIUM to a Chromium or Chrome executable." >&2
+  return 1
+}
+
+case "${1:-}" in
+  test)
+    shift
+    ensure_installed test
+    EXPLAINER_CHROMIUM=$(find_chromium)
+    export EXPLAINER_CHROMIUM
+    exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  *)
+    ensure_installed ""
+    exec "$VENV/bin/relevance-explainer" "$@"
+    ;;
+esac

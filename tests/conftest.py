@@ -1,0 +1,100 @@
+"""Shared fixtures: the Chromium the browser tests drive, and a served explainer."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Flags Debian's Chromium needs to run headless as root on a machine with a closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def find_chromium() -> str | None:
+    """The Chromium to drive: EXPLAINER_CHROMIUM (empty means Playwright's own), else a system one."""
+    if "EXPLAINER_CHROMIUM" in os.environ:
+        return os.environ["EXPLAINER_CHROMIUM"] or None
+    for name in ("/usr/bin/chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    executable = find_chromium()
+    extra = {"executable_path": executable} if executable else {}
+    return {**browser_type_launch_args, **extra, "args": CHROMIUM_ARGS}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_url(url: str, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+class Server:
+    """A running ``relevance-explainer serve`` process and what it logged."""
+
+    def __init__(self, *extra_args: str):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"explainer-server-{self.port}.log"
+        self._log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser", *extra_args],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+        wait_for_url(self.url + "/", self.process)
+
+    def log(self) -> str:
+        self._log.flush()
+        return self.log_path.read_text()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The explainer served on a free port of 127.0.0.1 for the whole session."""
+    running = Server()
+    yield running
+    running.stop()
