@@ -1,5 +1,7 @@
 """Interactive figures that explain search-relevance metrics, and the metrics core behind them."""
 
 from explainer import metrics
+from explainer.figures.binary import BinaryFigure, BinaryState
+from explainer.figures.ndcg import NdcgFigure, NdcgState
 
-__all__ = ["metrics"]
+__all__ = ["BinaryFigure", "BinaryState", "NdcgFigure", "NdcgState", "metrics"]

@@ -98,3 +98,38 @@ def server():
     running = Server()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def serve_object():
+    """Serve Panel objects of this test process (so the test can read their Python state); returns their URL."""
+    import panel as pn
+
+    servers = []
+
+    def serve(obj) -> str:
+        port = free_port()
+        servers.append(pn.serve(obj, port=port, address="127.0.0.1", threaded=True, show=False, start=True))
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(url, timeout=2):
+                    return url
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"{url} did not answer")
+
+    yield serve
+    for running in servers:
+        running.stop()
+
+
+def wait_until(condition, timeout: float = 10.0, message: str = "condition") -> None:
+    """Poll ``condition`` (a callable) until it is true, failing the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out after {timeout} s waiting for {message}")

@@ -1,0 +1,1 @@
+"""One module per figure: its state class and its browser component."""

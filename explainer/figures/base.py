@@ -1,0 +1,119 @@
+"""What every figure shares: a validated state, a browser view, and the link between them.
+
+A figure is three pieces that data flows through one way:
+
+- a ``FigureState`` (``param.Parameterized``): what the reader changes, validated;
+- a ``FigureView`` (``panel.custom.JSComponent``): draws the state in the browser and
+  computes every number there with ``metrics.js``, so a click needs no server;
+- a ``Figure`` (``panel.viewable.Viewer``): owns one of each and keeps them equal,
+  both ways, when served or in a notebook.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any, ClassVar
+
+import param
+from panel.custom import JSComponent
+from panel.viewable import Viewer
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent
+
+
+def _module_url(path: Path) -> str:
+    """A ``data:`` URL of a JavaScript module, so a saved page needs no second file."""
+    return "data:text/javascript;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+# The modules that figure scripts import by name, served inline in both modes.
+IMPORT_MAP = {
+    "imports": {
+        "explainer/metrics": _module_url(PACKAGE / "metrics.js"),
+        "explainer/kit": _module_url(HERE / "kit.js"),
+    }
+}
+
+
+class FigureState(param.Parameterized):
+    """A figure's state: the parameters a reader changes, each validated.
+
+    Subclasses declare their parameters and list them in ``fields``; the view
+    receives them as one plain dict.
+    """
+
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON-ready values, keyed by parameter name."""
+        return {name: _plain(getattr(self, name)) for name in self.fields}
+
+    def update_from_dict(self, values: dict[str, Any]) -> None:
+        """Set the parameters named in ``values`` at once; raises ValueError if any is invalid.
+
+        All or nothing: on an invalid value no parameter changes.
+        """
+        unknown = set(values) - set(self.fields)
+        if unknown:
+            raise ValueError(f"unknown state field(s): {', '.join(sorted(map(str, unknown)))}")
+        trial = type(self)(**{**self.to_dict(), **values})
+        self.param.update(**{name: getattr(trial, name) for name in values})
+
+    def reset(self) -> None:
+        """Return every field to its default, the article's example."""
+        self.param.update(**{name: self.param[name].default for name in self.fields})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class FigureView(JSComponent):
+    """The browser side of a figure: renders ``state`` and writes the reader's changes back to it."""
+
+    state = param.Dict(default={}, doc="The figure state, as FigureState.to_dict() gives it.")
+    default = param.Dict(default={}, doc="The state the reset button returns to.")
+
+    _importmap = IMPORT_MAP
+    _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
+
+    __abstract = True
+
+
+class Figure(Viewer):
+    """A figure a page or a notebook displays: a state and its view, kept equal both ways."""
+
+    state_class: ClassVar[type[FigureState]]
+    view_class: ClassVar[type[FigureView]]
+
+    def __init__(self, state: FigureState | None = None, **state_params: Any):
+        super().__init__()
+        self.state = state if state is not None else self.state_class(**state_params)
+        self.view = self.view_class(
+            state=self.state.to_dict(), default=self.state_class().to_dict(), **self._view_params()
+        )
+        self.state.param.watch(self._push, list(self.state.fields))
+        self.view.param.watch(self._pull, "state")
+
+    def _view_params(self) -> dict[str, Any]:
+        """Extra, constant parameters for the view (titles and the like)."""
+        return {}
+
+    def _push(self, *events: param.parameterized.Event) -> None:
+        self.view.state = self.state.to_dict()
+
+    def _pull(self, event: param.parameterized.Event) -> None:
+        try:
+            self.state.update_from_dict(event.new)
+        except ValueError:
+            # The browser sent something the state refuses: show the state as it is.
+            self.view.state = self.state.to_dict()
+
+    def __panel__(self) -> FigureView:
+        return self.view

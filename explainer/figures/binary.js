@@ -1,0 +1,175 @@
+// Figure 1: twelve ranked results, a cutoff k, and P@k, R@k, RR and AP with their arithmetic.
+// State (from Python, or changed here): { relevant: [12 booleans], k, missed }.
+import {
+  averagePrecision,
+  averagePrecisionTerms,
+  formatNumber,
+  precisionAtK,
+  recallAtK,
+  reciprocalRank,
+  relevantRanks,
+} from "explainer/metrics";
+import { bindState, createAnnouncer, createRankedList, h } from "explainer/kit";
+
+const MAX_MISSED = 12;
+
+/** The numbers the figure shows for a state, each computed by the metrics module. */
+export function readout({ relevant, k, missed }) {
+  const grades = relevant.map((r) => (r ? 1 : 0));
+  const inList = relevantRanks(grades);
+  const total = inList.length + missed;
+  const hitsAtK = relevantRanks(grades, k).length;
+  const p = precisionAtK(grades, k);
+  const r = recallAtK(grades, k, total);
+  const rr = reciprocalRank(grades);
+  const ap = averagePrecision(grades, total);
+  const f = formatNumber;
+  const terms = averagePrecisionTerms(grades).map(([hits, rank]) => `${hits}/${rank}`);
+  return {
+    grades,
+    total,
+    values: { p, r, rr, ap },
+    precision: `P@${k} = ${hitsAtK} / ${k} = ${f(p)}`,
+    recall: total ? `R@${k} = ${hitsAtK} / ${total} = ${f(r)}` : `R@${k} = 0 (R = 0: nothing to find)`,
+    recallNote: `R = ${inList.length} in the list + ${missed} missed = ${total}`,
+    rr: inList.length ? `RR = 1 / ${inList[0]} = ${f(rr)}` : "RR = 0 (no relevant result in the list)",
+    rrNote: inList.length ? `First relevant result at rank ${inList[0]}` : "No relevant result in the list",
+    ap: !total
+      ? "AP = 0 (R = 0: nothing to find)"
+      : terms.length
+        ? `AP = (${terms.join(" + ")}) / ${total} = ${f(ap)}`
+        : `AP = 0 / ${total} = ${f(ap)}`,
+    apNote: `Precision at each relevant rank, summed, divided by R = ${total}`,
+    announcement: `P@${k} ${f(p)}, R@${k} ${f(r)}, RR ${f(rr)}, AP ${f(ap)}`,
+    firstRank: inList.length ? [inList[0]] : [],
+    relevantRanks: inList,
+    relevantInTopK: relevantRanks(grades, k),
+  };
+}
+
+const CARDS = [
+  { key: "precision", name: "Precision@k", blind: "Blind to order inside the top k: any arrangement of the same hits scores the same." },
+  { key: "recall", name: "Recall@k", note: "recallNote", blind: "Blind to order inside the top k, and it needs R, the count of every relevant document." },
+  { key: "rr", name: "Reciprocal rank", note: "rrNote", blind: "Blind to everything after the first relevant result." },
+  { key: "ap", name: "Average precision", note: "apNote", blind: "Blind to grades: a document is relevant or it is not." },
+];
+
+export function render({ model, el }) {
+  let state;
+  const titles = model.titles;
+
+  const root = h("div", "fig fig-binary");
+  const head = h("div", "fig-head");
+  const query = h("p", "fig-query");
+  query.append("Query: ", h("q", "", "cracked bracket"));
+  const reset = h("button", "fig-button", "Reset");
+  reset.type = "button";
+  reset.title = "Back to the article's list";
+  head.append(query, reset);
+
+  const list = createRankedList({
+    count: titles.length,
+    label: "Ranked results for the query cracked bracket",
+    cutoffName: "Cutoff k",
+    buildRow(row, button, rank) {
+      button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), h("span", "mark"));
+    },
+    onActivate(rank) {
+      const relevant = state.relevant.slice();
+      relevant[rank - 1] = !relevant[rank - 1];
+      commit({ ...state, relevant });
+    },
+    onCutoff(k) {
+      commit({ ...state, k });
+    },
+  });
+
+  const missedBox = h("div", "missed");
+  const stepper = h("div", "stepper");
+  const less = h("button", "fig-button", "−");
+  const more = h("button", "fig-button", "+");
+  less.type = more.type = "button";
+  less.setAttribute("aria-label", "One fewer missed relevant result");
+  more.setAttribute("aria-label", "One more missed relevant result");
+  const missedCount = h("output", "stepper-value");
+  const missedLabel = h("span", "stepper-label", "Relevant results the list missed");
+  stepper.append(missedLabel, less, missedCount, more);
+  const missedRows = h("div", "missed-rows");
+  missedBox.append(stepper, missedRows);
+  less.addEventListener("click", () => commit({ ...state, missed: Math.max(0, state.missed - 1) }));
+  more.addEventListener("click", () => commit({ ...state, missed: Math.min(MAX_MISSED, state.missed + 1) }));
+
+  const left = h("div", "fig-list");
+  left.append(head, list.el, missedBox);
+
+  const panel = h("div", "metrics");
+  panel.setAttribute("aria-label", "Measures");
+  const notice = h("p", "fig-notice");
+  notice.hidden = true;
+  panel.append(notice);
+  const cards = {};
+  for (const card of CARDS) {
+    const box = h("section", "metric");
+    box.tabIndex = 0;
+    box.dataset.metric = card.key;
+    const formula = h("p", "metric-formula");
+    const note = h("p", "metric-note");
+    box.append(h("h3", "metric-name", card.name), formula, note, h("p", "metric-blind", card.blind));
+    const show = () => list.highlight(highlights(card.key));
+    box.addEventListener("mouseenter", show);
+    box.addEventListener("focus", show);
+    box.addEventListener("mouseleave", () => list.highlight([]));
+    box.addEventListener("blur", () => list.highlight([]));
+    cards[card.key] = { box, formula, note, card };
+    panel.append(box);
+  }
+
+  const announcer = createAnnouncer();
+  root.append(left, panel, announcer.el);
+  el.append(root);
+
+  let current = null;
+  function highlights(key) {
+    if (!current) return [];
+    if (key === "rr") return current.firstRank;
+    if (key === "ap") return current.relevantRanks;
+    return current.relevantInTopK;
+  }
+
+  function update() {
+    current = readout(state);
+    list.update(state.k);
+    state.relevant.forEach((isRelevant, i) => {
+      const button = list.buttons[i];
+      list.rows[i].classList.toggle("is-relevant", isRelevant);
+      button.setAttribute("aria-pressed", String(isRelevant));
+      button.querySelector(".mark").textContent = isRelevant ? "✓ relevant" : "✗ not relevant";
+      button.setAttribute(
+        "aria-label",
+        `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`,
+      );
+    });
+    missedCount.textContent = String(state.missed);
+    less.disabled = state.missed <= 0;
+    more.disabled = state.missed >= MAX_MISSED;
+    while (missedRows.children.length > state.missed) missedRows.lastChild.remove();
+    while (missedRows.children.length < state.missed) {
+      const row = h("div", "missed-row");
+      row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), h("span", "mark", "✓ relevant"));
+      missedRows.append(row);
+    }
+    for (const { formula, note, card } of Object.values(cards)) {
+      formula.textContent = current[card.key];
+      note.textContent = card.note ? current[card.note] : `${current.relevantInTopK.length} relevant in the top ${state.k}`;
+    }
+    notice.hidden = current.total > 0;
+    notice.textContent = current.total > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.";
+    announcer.say(current.announcement);
+  }
+
+  const commit = bindState(model, (next) => {
+    state = next;
+    update();
+  });
+  reset.addEventListener("click", () => commit(structuredClone(model.default)));
+}

@@ -1,0 +1,94 @@
+"""Figure 1: twelve ranked results, a movable cutoff k, and live P@k, R@k, RR and AP."""
+
+from __future__ import annotations
+
+import param
+
+from explainer import metrics
+from explainer.figures.base import Figure, FigureState, FigureView
+
+RESULT_COUNT = 12
+
+# The article's list: ranks 2, 3, 5, 8 and 11 relevant, one relevant result missed, k = 5.
+ARTICLE_RELEVANT_RANKS = (2, 3, 5, 8, 11)
+ARTICLE_MISSED = 1
+ARTICLE_K = 5
+
+QUERY = "cracked bracket"
+
+# Plausible results for the query, in the article's domain: aircraft-part maintenance.
+TITLES = (
+    "Work order 4471: replace cabin light lens",
+    "Supplier notice: bracket P/N 7731-B cracks under cyclic load",
+    "Maintenance log: crack found on engine mount bracket",
+    "Drawing: lavatory door hinge assembly",
+    "Service bulletin: inspect mount brackets for fatigue cracks",
+    "Work order 4502: repaint wing root fairing",
+    "Parts catalogue: fasteners and washers, series 200",
+    "Inspection report: bracket crack length 4 mm, left nacelle",
+    "Training slides: torque wrench calibration",
+    "Supplier notice: new packaging for hydraulic seals",
+    "Work order 4518: replace cracked bracket, P/N 7731-B",
+    "Maintenance log: cabin pressure test passed",
+)
+
+
+class BinaryState(FigureState):
+    """What the reader of figure 1 changes: which ranks are relevant, the cutoff k, the missed count."""
+
+    fields = ("relevant", "k", "missed")
+
+    relevant = param.List(
+        default=[rank in ARTICLE_RELEVANT_RANKS for rank in range(1, RESULT_COUNT + 1)],
+        item_type=bool,
+        bounds=(RESULT_COUNT, RESULT_COUNT),
+        doc="Relevance of each rank, rank 1 first.",
+    )
+    k = param.Integer(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
+    missed = param.Integer(
+        default=ARTICLE_MISSED, bounds=(0, RESULT_COUNT), doc="Relevant results that the list did not retrieve."
+    )
+
+    def flip(self, rank: int) -> None:
+        """Toggle the relevance of the result at ``rank`` (1-based)."""
+        if not 1 <= rank <= RESULT_COUNT:
+            raise ValueError(f"rank must be between 1 and {RESULT_COUNT}, got {rank!r}")
+        relevant = list(self.relevant)
+        relevant[rank - 1] = not relevant[rank - 1]
+        self.relevant = relevant
+
+    @property
+    def grades(self) -> list[int]:
+        """The list as binary grades, rank 1 first."""
+        return [int(r) for r in self.relevant]
+
+    @property
+    def n_relevant(self) -> int:
+        """R: relevant results in the list plus the ones it missed."""
+        return sum(self.relevant) + self.missed
+
+    @property
+    def values(self) -> dict[str, float]:
+        """The four measures the figure shows, from the metrics core."""
+        grades, k, n = self.grades, self.k, self.n_relevant
+        return {
+            "precision": metrics.precision_at_k(grades, k),
+            "recall": metrics.recall_at_k(grades, k, n),
+            "reciprocal_rank": metrics.reciprocal_rank(grades),
+            "average_precision": metrics.average_precision(grades, n),
+        }
+
+
+class BinaryView(FigureView):
+    """Figure 1 in the browser."""
+
+    titles = param.List(default=list(TITLES), item_type=str, doc="The result titles, rank 1 first.")
+
+    _esm = "binary.js"
+
+
+class BinaryFigure(Figure):
+    """Figure 1: click a result to flip its relevance, move the cutoff, watch P@k, R@k, RR and AP."""
+
+    state_class = BinaryState
+    view_class = BinaryView

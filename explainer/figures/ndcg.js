@@ -1,0 +1,340 @@
+// Figure 2: eight graded results with their gains, discounts and DCG, the ideal order
+// beside them, NDCG@k with its arithmetic, and an animation that swaps the list into
+// the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
+import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
+import { bindState, createAnnouncer, createRankedList, h } from "explainer/kit";
+
+const MAX_GRADE = 3;
+const STEP_MS = 900;
+const GRADE_WORDS = ["not relevant", "somewhat relevant", "relevant", "highly relevant"];
+
+const f = (x) => formatNumber(x);
+
+/** The grades in rank order. */
+export function rankedGrades(state) {
+  return state.order.map((doc) => state.grades[doc]);
+}
+
+/** The rank (0-based) of the topmost adjacent pair in the wrong order, or -1 when the list is ideal. */
+export function firstInversion(grades) {
+  for (let i = 0; i + 1 < grades.length; i++) if (grades[i] < grades[i + 1]) return i;
+  return -1;
+}
+
+/** How many adjacent swaps bring the grades into ideal order (the pairs out of order). */
+export function swapsToIdeal(grades) {
+  let count = 0;
+  for (let i = 0; i < grades.length; i++) for (let j = i + 1; j < grades.length; j++) if (grades[i] < grades[j]) count++;
+  return count;
+}
+
+/** "g/d + g/d + ... = total": a DCG written out, gains over log2(rank + 1). */
+function dcgSum(grades, k, gain) {
+  const shown = grades.slice(0, k).map((g, i) => `${gainValue(g, gain)}/${f(1 / discount(i + 1))}`);
+  return `${shown.join(" + ")} = ${f(dcgAtK(grades, k, gain))}`;
+}
+
+/** The numbers the figure shows for a state, each computed by the metrics module. */
+export function readout(state) {
+  const { k, gain } = state;
+  const ranked = rankedGrades(state);
+  const ideal = idealGrades(ranked);
+  const dcg = dcgAtK(ranked, k, gain);
+  const idcg = dcgAtK(ideal, k, gain);
+  const ndcg = ndcgAtK(ranked, k, gain);
+  return {
+    ranked,
+    ideal,
+    dcg,
+    idcg,
+    ndcg,
+    dcgText: `DCG@${k} = ${dcgSum(ranked, k, gain)}`,
+    idcgText: `Ideal DCG@${k} = ${dcgSum(ideal, k, gain)}`,
+    ndcgText: idcg ? `NDCG@${k} = ${f(dcg)} / ${f(idcg)} = ${f(ndcg)}` : `NDCG@${k} = 0 (no graded result: the ideal is 0)`,
+    announcement: `NDCG@${k} ${f(ndcg)}: DCG ${f(dcg)}, ideal DCG ${f(idcg)}`,
+  };
+}
+
+function cumulative(terms) {
+  let sum = 0;
+  return terms.map((t) => (sum += t));
+}
+
+export function render({ model, el }) {
+  let state;
+  let current = null;
+  const titles = model.titles;
+  const count = titles.length;
+
+  const root = h("div", "fig fig-ndcg");
+
+  // -- controls: query, gain switch, animation --
+  const head = h("div", "fig-head");
+  const query = h("p", "fig-query");
+  query.append("Query: ", h("q", "", "cracked bracket"));
+  const gainBox = h("fieldset", "gain-switch");
+  gainBox.append(h("legend", "", "Gain"));
+  const gainInputs = {};
+  for (const [value, label] of [
+    ["exponential", "2^g − 1"],
+    ["linear", "g"],
+  ]) {
+    const option = h("label", "gain-option");
+    const input = h("input");
+    input.type = "radio";
+    input.name = "gain";
+    input.value = value;
+    input.addEventListener("change", () => commit({ ...state, gain: value }, { keepTour: true }));
+    option.append(input, ` ${value} (${label})`);
+    gainInputs[value] = input;
+    gainBox.append(option);
+  }
+  head.append(query, gainBox);
+
+  const player = h("div", "player");
+  const play = h("button", "fig-button", "▶ Play");
+  const step = h("button", "fig-button", "Step");
+  const reset = h("button", "fig-button", "Reset");
+  for (const b of [play, step, reset]) b.type = "button";
+  play.setAttribute("aria-label", "Play the animation");
+  step.setAttribute("aria-label", "One step of the animation");
+  reset.title = "Back to the article's list";
+  const status = h("p", "player-status");
+  player.append(play, step, reset, status);
+
+  // -- the list --
+  const header = h("div", "ndcg-header");
+  header.setAttribute("aria-hidden", "true");
+  for (const [cls, text] of [
+    ["rl-rank", "#"],
+    ["rl-title", "Result"],
+    ["grade", "Grade"],
+    ["num gain-col", "Gain"],
+    ["num disc-col", "× Discount"],
+    ["num dg", "= Disc. gain"],
+    ["num cum", "DCG"],
+  ]) {
+    header.append(h("span", cls, text));
+  }
+  const gradeSelects = [];
+  const list = createRankedList({
+    count,
+    label: "Graded results for the query cracked bracket",
+    cutoffName: "Cutoff k",
+    buildRow(row, button, rank) {
+      const bar = h("span", "bar");
+      const dg = h("span", "dg");
+      dg.append(bar, h("span", "num dg-value"));
+      button.append(
+        h("span", "rl-rank", String(rank)),
+        h("span", "rl-title"),
+        h("span", "grade"),
+        h("span", "num gain-col"),
+        h("span", "num disc-col", f(discount(rank))),
+        dg,
+        h("span", "num cum"),
+      );
+      const select = h("select", "grade-select");
+      select.setAttribute("aria-label", `Grade of the result at rank ${rank}`);
+      for (let g = 0; g <= MAX_GRADE; g++) {
+        const option = h("option", "", String(g));
+        option.value = String(g);
+        select.append(option);
+      }
+      select.addEventListener("change", () => {
+        const grades = state.grades.slice();
+        grades[state.order[rank - 1]] = Number(select.value);
+        commit({ ...state, grades });
+      });
+      row.append(select);
+      gradeSelects.push(select);
+    },
+    onActivate(rank) {
+      if (rank === 1) {
+        flash("Rank 1 is already at the top.");
+        return;
+      }
+      const order = state.order.slice();
+      [order[rank - 2], order[rank - 1]] = [order[rank - 1], order[rank - 2]];
+      commit({ ...state, order });
+      list.buttons[rank - 2].focus();
+    },
+    onCutoff(k) {
+      commit({ ...state, k });
+    },
+  });
+  const hint = h("p", "fig-hint");
+  hint.setAttribute("role", "status");
+
+  const left = h("div", "fig-list");
+  left.append(head, player, header, list.el, hint);
+
+  // -- the readout and the ideal order --
+  const panel = h("div", "metrics");
+  const formulas = {};
+  for (const [key, name] of [
+    ["ndcgText", "NDCG@k"],
+    ["dcgText", "DCG@k"],
+    ["idcgText", "Ideal DCG@k"],
+  ]) {
+    const box = h("section", `metric metric-${key}`);
+    const formula = h("p", "metric-formula");
+    box.append(h("h3", "metric-name", name), formula);
+    formulas[key] = formula;
+    panel.append(box);
+  }
+  const idealBox = h("section", "metric ideal");
+  idealBox.append(h("h3", "metric-name", "Ideal order: the same grades, best first"));
+  const idealTable = h("table", "ideal-table");
+  const idealHead = h("tr");
+  for (const text of ["#", "Grade", "Discounted gain", "Ideal DCG"]) idealHead.append(h("th", "", text));
+  const idealBody = h("tbody");
+  const idealRows = [];
+  for (let rank = 1; rank <= count; rank++) {
+    const tr = h("tr");
+    const cells = [h("td", "num", String(rank)), h("td", "grade"), h("td", "num"), h("td", "num")];
+    tr.append(...cells);
+    idealRows.push({ tr, cells });
+    idealBody.append(tr);
+  }
+  const thead = h("thead");
+  thead.append(idealHead);
+  idealTable.append(thead, idealBody);
+  idealBox.append(idealTable);
+  panel.append(idealBox);
+
+  const announcer = createAnnouncer();
+  root.append(left, panel, announcer.el);
+  el.append(root);
+
+  // -- drawing --
+  function gradeMark(grade) {
+    return `${"●".repeat(grade)}${"○".repeat(MAX_GRADE - grade)} ${grade}`;
+  }
+
+  function update() {
+    current = readout(state);
+    const { ranked, ideal } = current;
+    const terms = dcgTerms(ranked, count, state.gain);
+    const sums = cumulative(terms);
+    const idealTerms = dcgTerms(ideal, count, state.gain);
+    const idealSums = cumulative(idealTerms);
+    const top = Math.max(...idealTerms, ...terms, 1e-9);
+    list.update(state.k);
+    ranked.forEach((grade, i) => {
+      const row = list.rows[i];
+      const doc = state.order[i];
+      const b = list.buttons[i];
+      row.dataset.grade = String(grade);
+      b.querySelector(".rl-title").textContent = titles[doc];
+      b.querySelector(".grade").textContent = gradeMark(grade);
+      b.querySelector(".gain-col").textContent = String(gainValue(grade, state.gain));
+      b.querySelector(".dg-value").textContent = f(terms[i]);
+      b.querySelector(".bar").style.width = `${(100 * terms[i]) / top}%`;
+      b.querySelector(".cum").textContent = f(sums[i]);
+      b.setAttribute(
+        "aria-label",
+        `Rank ${i + 1}: ${titles[doc]}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}. ` +
+          `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}. ${i ? "Press to move up." : "At the top."}`,
+      );
+      gradeSelects[i].value = String(grade);
+    });
+    idealRows.forEach(({ tr, cells }, i) => {
+      cells[1].textContent = gradeMark(ideal[i]);
+      cells[2].textContent = f(idealTerms[i]);
+      cells[3].textContent = f(idealSums[i]);
+      tr.classList.toggle("below", i >= state.k);
+    });
+    for (const [key, node] of Object.entries(formulas)) node.textContent = current[key];
+    for (const [value, input] of Object.entries(gainInputs)) input.checked = state.gain === value;
+    announcer.say(current.announcement);
+  }
+
+  let hintTimer = null;
+  function flash(text) {
+    hint.textContent = text;
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => (hint.textContent = ""), 2500);
+  }
+
+  // -- the animation: add ranks one at a time, then swap better results up until ideal --
+  let tour = null; // { swaps, done } while a tour runs
+  let timer = null;
+
+  function describeTour() {
+    if (!tour) return "";
+    if (state.k < count) return `Adding rank ${state.k} of ${count}: DCG@${state.k} = ${f(current.dcg)}`;
+    if (tour.done === 0) return `All ${count} ranks added. NDCG@${count} = ${f(current.ndcg)}`;
+    return `Swap ${tour.done} of ${tour.swaps}: NDCG@${state.k} = ${f(current.ndcg)}`;
+  }
+
+  function advance() {
+    if (!tour) {
+      tour = { swaps: swapsToIdeal(rankedGrades(state)), done: 0 };
+      commit({ ...state, k: 1 }, { keepTour: true });
+      return true;
+    }
+    if (state.k < count) {
+      commit({ ...state, k: state.k + 1 }, { keepTour: true });
+      return true;
+    }
+    const i = firstInversion(rankedGrades(state));
+    if (i < 0) {
+      const swaps = tour.swaps;
+      endTour();
+      status.textContent = `Ideal order after ${swaps} swap${swaps === 1 ? "" : "s"}: NDCG@${state.k} = ${f(current.ndcg)}`;
+      return false;
+    }
+    const order = state.order.slice();
+    [order[i], order[i + 1]] = [order[i + 1], order[i]];
+    tour.done += 1;
+    commit({ ...state, order }, { keepTour: true });
+    list.rows[i].classList.add("just-moved");
+    setTimeout(() => list.rows[i].classList.remove("just-moved"), STEP_MS * 0.8);
+    return true;
+  }
+
+  function stopTimer() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+    play.setAttribute("aria-label", "Play the animation");
+  }
+
+  function endTour() {
+    stopTimer();
+    tour = null;
+    status.textContent = "";
+  }
+
+  play.addEventListener("click", () => {
+    if (timer) {
+      stopTimer();
+      return;
+    }
+    if (!advance()) return;
+    play.textContent = "❚❚ Pause";
+    play.setAttribute("aria-label", "Pause the animation");
+    timer = setInterval(() => {
+      if (!advance()) stopTimer();
+    }, STEP_MS);
+  });
+  step.addEventListener("click", () => {
+    stopTimer();
+    advance();
+  });
+  reset.addEventListener("click", () => {
+    endTour();
+    commit(structuredClone(model.default));
+  });
+
+  const send = bindState(model, (next) => {
+    state = next;
+    update();
+    status.textContent = tour ? describeTour() : status.textContent;
+  });
+  function commit(next, { keepTour = false } = {}) {
+    if (!keepTour && tour) endTour();
+    send(next);
+  }
+}
