@@ -12,6 +12,8 @@ function isInt(value) {
 }
 
 function show(value) {
+  // JSON would write NaN and Infinity as null, which is an allowed grade: name them as they are.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
@@ -129,9 +131,10 @@ export function averagePrecisionTerms(grades, k = null) {
 export function averagePrecision(grades, nRelevant, k = null) {
   checkGrades(grades);
   checkNRelevant(nRelevant, grades);
+  const terms = averagePrecisionTerms(grades, k);
   if (nRelevant === 0) return 0;
   let sum = 0;
-  for (const [hits, rank] of averagePrecisionTerms(grades, k)) sum += hits / rank;
+  for (const [hits, rank] of terms) sum += hits / rank;
   return sum / nRelevant;
 }
 

@@ -167,9 +167,10 @@ def average_precision(grades: Sequence[Grade], n_relevant: int, k: Optional[int]
     """
     checked = _check_grades(grades)
     n_relevant = _check_n_relevant(n_relevant, checked)
+    terms = average_precision_terms(checked, k)
     if n_relevant == 0:
         return 0.0
-    return sum(hits / rank for hits, rank in average_precision_terms(checked, k)) / n_relevant
+    return sum(hits / rank for hits, rank in terms) / n_relevant
 
 
 def dcg_at_k(grades: Sequence[Grade], k: int, gain: str = "exponential") -> float:
