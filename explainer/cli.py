@@ -1,12 +1,19 @@
-"""The command line: ``relevance-explainer [serve] [options]``."""
+"""The command line: ``relevance-explainer [serve] [options]`` and ``relevance-explainer export DIR``."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from pathlib import Path
 
 DEFAULT_PORT = 5006
+
+# The pages ``export`` writes: file name (without .html) -> (builder in explainer.pages, page title).
+# Exporting another page is one more line here.
+EXPORTED_PAGES = {
+    "binary": ("binary_page", "Precision, recall, reciprocal rank and average precision"),
+}
 
 
 def _wants_browser() -> bool:
@@ -38,6 +45,17 @@ def serve(args: argparse.Namespace) -> None:
     )
 
 
+def export(args: argparse.Namespace) -> None:
+    """Write each page of EXPORTED_PAGES to DIR as one self-contained HTML file."""
+    from explainer import pages
+    from explainer.export import save_standalone
+
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, (builder, title) in EXPORTED_PAGES.items():
+        path = save_standalone(getattr(pages, builder)(), args.dir / f"{name}.html", title)
+        print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
 def _shown_host(address: str) -> str:
     return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
 
@@ -64,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_cmd.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
     serve_cmd.set_defaults(run=serve)
+    export_cmd = commands.add_parser(
+        "export", help="write the pages as self-contained HTML files that work offline, with no server"
+    )
+    export_cmd.add_argument("dir", type=Path, metavar="DIR", help="directory to write the .html files to")
+    export_cmd.set_defaults(run=export)
     return parser
 
 

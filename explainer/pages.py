@@ -7,15 +7,18 @@ import panel as pn
 from explainer.figures.binary import BinaryFigure
 from explainer.figures.ndcg import NdcgFigure
 
+BINARY_CAPTION = "Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff."
+NDCG_CAPTION = "Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order."
+
 
 def binary_page():
     """Figure 1 alone, for embedding."""
-    return pn.Column(BinaryFigure(), sizing_mode="stretch_width")
+    return pn.Column(BinaryFigure(standalone=True, caption=BINARY_CAPTION), sizing_mode="stretch_width")
 
 
 def ndcg_page():
     """Figure 2 alone, for embedding."""
-    return pn.Column(NdcgFigure(), sizing_mode="stretch_width")
+    return pn.Column(NdcgFigure(standalone=True, caption=NDCG_CAPTION), sizing_mode="stretch_width")
 
 
 def story_page():

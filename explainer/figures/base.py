@@ -19,6 +19,8 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
+from explainer.measures import MEASURES
+
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent
 
@@ -79,6 +81,15 @@ class FigureView(JSComponent):
 
     state = param.Dict(default={}, doc="The figure state, as FigureState.to_dict() gives it.")
     default = param.Dict(default={}, doc="The state the reset button returns to.")
+    standalone = param.Boolean(
+        default=False,
+        doc="The figure is the whole page: its state follows the URL, and it offers presenter mode.",
+    )
+    caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
+    measures = param.Dict(
+        default={m.key: {"name": m.name, "symbol": m.symbol, "blind_to": m.blind_to} for m in MEASURES},
+        doc="What each measure is called and is blind to, from explainer.measures.",
+    )
 
     _importmap = IMPORT_MAP
     _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
@@ -92,18 +103,19 @@ class Figure(Viewer):
     state_class: ClassVar[type[FigureState]]
     view_class: ClassVar[type[FigureView]]
 
-    def __init__(self, state: FigureState | None = None, **state_params: Any):
+    def __init__(
+        self, state: FigureState | None = None, *, standalone: bool = False, caption: str = "", **state_params: Any
+    ):
         super().__init__()
         self.state = state if state is not None else self.state_class(**state_params)
         self.view = self.view_class(
-            state=self.state.to_dict(), default=self.state_class().to_dict(), **self._view_params()
+            state=self.state.to_dict(),
+            default=self.state_class().to_dict(),
+            standalone=standalone,
+            caption=caption,
         )
         self.state.param.watch(self._push, list(self.state.fields))
         self.view.param.watch(self._pull, "state")
-
-    def _view_params(self) -> dict[str, Any]:
-        """Extra, constant parameters for the view (titles and the like)."""
-        return {}
 
     def _push(self, *events: param.parameterized.Event) -> None:
         self.view.state = self.state.to_dict()

@@ -9,9 +9,41 @@ import {
   reciprocalRank,
   relevantRanks,
 } from "explainer/metrics";
-import { bindState, createAnnouncer, createRankedList, h } from "explainer/kit";
+import {
+  bindState,
+  createAnnouncer,
+  createPresenterToggle,
+  createQueryNotice,
+  createRankedList,
+  h,
+  parseInteger,
+  parseIntegers,
+  stateFromQuery,
+  writeQuery,
+} from "explainer/kit";
 
 const MAX_MISSED = 12;
+
+/** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5. */
+export function queryFields(count) {
+  return {
+    relevant(text, state) {
+      const ranks = parseIntegers(text, "relevant", 1, count, `ranks from 1 to ${count}`);
+      return { ...state, relevant: state.relevant.map((_, i) => ranks.includes(i + 1)) };
+    },
+    missed: (text, state) => ({ ...state, missed: parseInteger(text, "missed", 0, MAX_MISSED) }),
+    k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
+  };
+}
+
+function toQuery(state) {
+  const ranks = state.relevant.flatMap((isRelevant, i) => (isRelevant ? [i + 1] : []));
+  return [
+    ["relevant", ranks.join(",")],
+    ["missed", String(state.missed)],
+    ["k", String(state.k)],
+  ];
+}
 
 /** The numbers the figure shows for a state, each computed by the metrics module. */
 export function readout({ relevant, k, missed }) {
@@ -47,25 +79,34 @@ export function readout({ relevant, k, missed }) {
   };
 }
 
+// The cards, in order; names and blind spots come from Python's explainer/measures.py.
 const CARDS = [
-  { key: "precision", name: "Precision@k", blind: "Blind to order inside the top k: any arrangement of the same hits scores the same." },
-  { key: "recall", name: "Recall@k", note: "recallNote", blind: "Blind to order inside the top k, and it needs R, the count of every relevant document." },
-  { key: "rr", name: "Reciprocal rank", note: "rrNote", blind: "Blind to everything after the first relevant result." },
-  { key: "ap", name: "Average precision", note: "apNote", blind: "Blind to grades: a document is relevant or it is not." },
+  { key: "precision", note: null },
+  { key: "recall", note: "recallNote" },
+  { key: "rr", note: "rrNote" },
+  { key: "ap", note: "apNote" },
 ];
 
 export function render({ model, el }) {
   let state;
   const titles = model.titles;
 
+  // The frame is the size container, so presenter mode's larger type also widens the breakpoints.
+  const frame = h("div", "fig-frame");
   const root = h("div", "fig fig-binary");
+  frame.append(root);
+  if (model.caption) root.append(h("p", "fig-caption", model.caption));
   const head = h("div", "fig-head");
   const query = h("p", "fig-query");
   query.append("Query: ", h("q", "", "cracked bracket"));
   const reset = h("button", "fig-button", "Reset");
   reset.type = "button";
   reset.title = "Back to the article's list";
-  head.append(query, reset);
+  const tools = h("div", "fig-tools");
+  tools.append(reset);
+  if (model.standalone) tools.append(createPresenterToggle(frame));
+  head.append(query, tools);
+  const queryNotice = createQueryNotice();
 
   const list = createRankedList({
     count: titles.length,
@@ -100,7 +141,7 @@ export function render({ model, el }) {
   more.addEventListener("click", () => commit({ ...state, missed: Math.min(MAX_MISSED, state.missed + 1) }));
 
   const left = h("div", "fig-list");
-  left.append(head, list.el, missedBox);
+  left.append(head, queryNotice.el, list.el, missedBox);
 
   const panel = h("div", "metrics");
   panel.setAttribute("aria-label", "Measures");
@@ -114,7 +155,8 @@ export function render({ model, el }) {
     box.dataset.metric = card.key;
     const formula = h("p", "metric-formula");
     const note = h("p", "metric-note");
-    box.append(h("h3", "metric-name", card.name), formula, note, h("p", "metric-blind", card.blind));
+    const measure = model.measures[card.key];
+    box.append(h("h3", "metric-name", measure.name), formula, note, h("p", "metric-blind", `Blind to: ${measure.blind_to}`));
     const show = () => list.highlight(highlights(card.key));
     box.addEventListener("mouseenter", show);
     box.addEventListener("focus", show);
@@ -126,7 +168,7 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(root);
+  el.append(frame);
 
   let current = null;
   function highlights(key) {
@@ -170,6 +212,13 @@ export function render({ model, el }) {
   const commit = bindState(model, (next) => {
     state = next;
     update();
+    if (model.standalone) writeQuery(toQuery(state));
   });
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
+
+  if (model.standalone) {
+    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(titles.length), state);
+    queryNotice.show(ignored);
+    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
+  }
 }

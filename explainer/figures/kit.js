@@ -185,3 +185,131 @@ export function bindState(model, apply) {
     model.state = next;
   };
 }
+
+// -- state in the page URL: shareable links, the same on the server and from a saved file --
+
+/** A query value that was ignored, and why, for the figure's notice. */
+export class Ignored extends Error {}
+
+const MAX_SHOWN = 40;
+
+/** Quote what the reader typed, shortened; it is only ever set as text, never as markup. */
+export function quoted(text) {
+  const short = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+  return `“${short}”`;
+}
+
+/** A whole number from lo to hi, or Ignored with a reason. */
+export function parseInteger(text, name, lo, hi) {
+  const value = /^\s*\d{1,6}\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(value) || value < lo || value > hi) {
+    throw new Ignored(`${name} must be a whole number from ${lo} to ${hi}`);
+  }
+  return value;
+}
+
+/** A comma-separated list of whole numbers from lo to hi (empty text is an empty list). */
+export function parseIntegers(text, name, lo, hi, what = `whole numbers from ${lo} to ${hi}`) {
+  if (text.trim() === "") return [];
+  const parts = text.split(",");
+  if (parts.length > 64) throw new Ignored(`${name} must list ${what}, separated by commas`);
+  return parts.map((part) => {
+    try {
+      return parseInteger(part, name, lo, hi);
+    } catch {
+      throw new Ignored(`${name} must list ${what}, separated by commas`);
+    }
+  });
+}
+
+// Keys the page itself uses: left alone by every figure.
+const PAGE_KEYS = new Set(["present", "theme"]);
+
+/**
+ * Read a figure's state from the URL query. `fields` maps each key to a function
+ * (text, state) => new state, which throws Ignored for a bad value; they apply in
+ * the order `fields` lists them, whatever the order in the URL. Returns the state
+ * with every valid value applied, and a sentence for each ignored one.
+ */
+export function stateFromQuery(search, fields, base) {
+  let state = structuredClone(base);
+  const ignored = [];
+  const params = new URLSearchParams(search);
+  for (const key of new Set(params.keys())) {
+    if (!PAGE_KEYS.has(key) && !Object.hasOwn(fields, key)) {
+      ignored.push(`Ignored ${quoted(key)}: this figure has no such setting.`);
+    }
+  }
+  for (const [key, field] of Object.entries(fields)) {
+    if (!params.has(key)) continue;
+    const text = params.getAll(key).at(-1);
+    try {
+      state = field(text, state);
+    } catch (error) {
+      if (!(error instanceof Ignored)) throw error;
+      ignored.push(`Ignored ${key}=${quoted(text)}: ${error.message}.`);
+    }
+  }
+  return { state, ignored };
+}
+
+let writeTimer = null;
+
+/** Put the state into the page URL (replacing, not adding, a history entry), keeping the page's own keys. */
+export function writeQuery(pairs) {
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => {
+    const params = new URLSearchParams(window.location.search);
+    for (const key of [...params.keys()]) if (!PAGE_KEYS.has(key)) params.delete(key);
+    for (const [key, value] of pairs) params.set(key, value);
+    const query = params.toString().replace(/%2C/g, ",");
+    const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+    try {
+      window.history.replaceState(window.history.state, "", url);
+    } catch {
+      // Some hosts (sandboxed frames, odd file: origins) forbid it; the figure works on without.
+    }
+  }, 120);
+}
+
+/** A polite notice listing the values the URL asked for that the figure ignored. */
+export function createQueryNotice() {
+  const el = h("div", "fig-notice query-notice");
+  el.setAttribute("role", "status");
+  el.hidden = true;
+  return {
+    el,
+    show(lines) {
+      el.replaceChildren(...lines.map((line) => h("p", "", line)));
+      el.hidden = lines.length === 0;
+    },
+  };
+}
+
+// -- presenter mode: large type, high contrast, nothing but the figure --
+
+/** A toggle for presenter mode, on when the URL says present=1. It marks the figure root and the page. */
+export function createPresenterToggle(root) {
+  const button = h("button", "fig-button present-toggle", "Presenter view");
+  button.type = "button";
+  const set = (on) => {
+    root.classList.toggle("present", on);
+    document.documentElement.classList.toggle("explainer-present", on);
+    button.setAttribute("aria-pressed", String(on));
+  };
+  button.addEventListener("click", () => {
+    const on = !root.classList.contains("present");
+    set(on);
+    const params = new URLSearchParams(window.location.search);
+    if (on) params.set("present", "1");
+    else params.delete("present");
+    const query = params.toString().replace(/%2C/g, ",");
+    try {
+      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+    } catch {
+      // As in writeQuery: the mode still switches.
+    }
+  });
+  set(new URLSearchParams(window.location.search).get("present") === "1");
+  return button;
+}

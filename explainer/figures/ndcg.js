@@ -2,7 +2,19 @@
 // beside them, NDCG@k with its arithmetic, and an animation that swaps the list into
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
-import { bindState, createAnnouncer, createRankedList, h } from "explainer/kit";
+import {
+  bindState,
+  createAnnouncer,
+  createPresenterToggle,
+  createQueryNotice,
+  createRankedList,
+  h,
+  Ignored,
+  parseInteger,
+  parseIntegers,
+  stateFromQuery,
+  writeQuery,
+} from "explainer/kit";
 
 const MAX_GRADE = 3;
 const STEP_MS = 900;
@@ -13,6 +25,46 @@ const f = (x) => formatNumber(x);
 /** The grades in rank order. */
 export function rankedGrades(state) {
   return state.order.map((doc) => state.grades[doc]);
+}
+
+/**
+ * The URL keys of this figure's state: grades=1,3,0,2,0,3,1,2&k=8&gain=linear, and
+ * order=2,1,3,... (documents by rank, numbered from 1) once results have moved.
+ * `grades` are in rank order, as a reader writes them.
+ */
+export function queryFields(count) {
+  const exactly = (list, name, what) => {
+    if (list.length !== count) throw new Ignored(`${name} must list exactly ${count} ${what}, separated by commas`);
+    return list;
+  };
+  return {
+    // Documents move with their grades; `grades`, applied after, then sets the grade at each rank.
+    order(text, state) {
+      const what = `documents 1 to ${count}, each once`;
+      const docs = exactly(parseIntegers(text, "order", 1, count, what), "order", what);
+      if (new Set(docs).size !== count) throw new Ignored(`order must list ${what}`);
+      return { ...state, order: docs.map((d) => d - 1) };
+    },
+    grades(text, state) {
+      const what = `grades from 0 to ${MAX_GRADE}`;
+      const ranked = exactly(parseIntegers(text, "grades", 0, MAX_GRADE, what), "grades", what);
+      const grades = state.grades.slice();
+      state.order.forEach((doc, i) => (grades[doc] = ranked[i]));
+      return { ...state, grades };
+    },
+    k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
+    gain(text, state) {
+      if (text !== "exponential" && text !== "linear") throw new Ignored("gain must be exponential or linear");
+      return { ...state, gain: text };
+    },
+  };
+}
+
+function toQuery(state) {
+  const pairs = [["grades", rankedGrades(state).join(",")]];
+  if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
+  pairs.push(["k", String(state.k)], ["gain", state.gain]);
+  return pairs;
 }
 
 /** The rank (0-based) of the topmost adjacent pair in the wrong order, or -1 when the list is ideal. */
@@ -66,7 +118,12 @@ export function render({ model, el }) {
   const titles = model.titles;
   const count = titles.length;
 
+  // The frame is the size container, so presenter mode's larger type also widens the breakpoints.
+  const frame = h("div", "fig-frame");
   const root = h("div", "fig fig-ndcg");
+  frame.append(root);
+  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const queryNotice = createQueryNotice();
 
   // -- controls: query, gain switch, animation --
   const head = h("div", "fig-head");
@@ -101,6 +158,7 @@ export function render({ model, el }) {
   reset.title = "Back to the article's list";
   const status = h("p", "player-status");
   player.append(play, step, reset, status);
+  if (model.standalone) player.append(createPresenterToggle(frame));
 
   // -- the list --
   const header = h("div", "ndcg-header");
@@ -167,7 +225,7 @@ export function render({ model, el }) {
   hint.setAttribute("role", "status");
 
   const left = h("div", "fig-list");
-  left.append(head, player, header, list.el, hint);
+  left.append(head, queryNotice.el, player, header, list.el, hint);
 
   // -- the readout and the ideal order --
   const panel = h("div", "metrics");
@@ -205,7 +263,7 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(root);
+  el.append(frame);
 
   // -- drawing --
   function gradeMark(grade) {
@@ -332,9 +390,16 @@ export function render({ model, el }) {
     state = next;
     update();
     status.textContent = tour ? describeTour() : status.textContent;
+    if (model.standalone) writeQuery(toQuery(state));
   });
   function commit(next, { keepTour = false } = {}) {
     if (!keepTour && tour) endTour();
     send(next);
+  }
+
+  if (model.standalone) {
+    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(count), state);
+    queryNotice.show(ignored);
+    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
   }
 }
