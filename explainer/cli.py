@@ -9,13 +9,6 @@ from pathlib import Path
 
 DEFAULT_PORT = 5006
 
-# The pages ``export`` writes: file name (without .html) -> (builder in explainer.pages, page title).
-# Exporting another page is one more line here.
-EXPORTED_PAGES = {
-    "binary": ("binary_page", "Precision, recall, reciprocal rank and average precision"),
-}
-
-
 def _wants_browser() -> bool:
     """Open a browser only for a person at a screen: not in CI, not on a headless Linux box."""
     if os.environ.get("CI"):
@@ -46,13 +39,13 @@ def serve(args: argparse.Namespace) -> None:
 
 
 def export(args: argparse.Namespace) -> None:
-    """Write each page of EXPORTED_PAGES to DIR as one self-contained HTML file."""
-    from explainer import pages
+    """Write every page to DIR as one self-contained HTML file (the story page as index.html)."""
     from explainer.export import save_standalone
+    from explainer.pages import pages
 
     args.dir.mkdir(parents=True, exist_ok=True)
-    for name, (builder, title) in EXPORTED_PAGES.items():
-        path = save_standalone(getattr(pages, builder)(), args.dir / f"{name}.html", title)
+    for name, (title, build) in pages(exported=True).items():
+        path = save_standalone(build(), args.dir / f"{name}.html", title)
         print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 

@@ -220,12 +220,15 @@ def test_a_template_is_refused(tmp_path):
         save_standalone(pn.template.VanillaTemplate(title="x"), tmp_path / "t.html", "x")
 
 
-def test_cli_export_writes_the_binary_page(tmp_path, capsys):
+def test_cli_export_writes_every_page_self_contained_and_small(tmp_path, capsys):
     cli.main(["export", str(tmp_path / "site")])
-    page = tmp_path / "site" / "binary.html"
-    assert page.is_file()
-    assert fetched_addresses(page.read_text(encoding="utf-8")) == []
-    assert "binary.html" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    for name in ("index", "binary", "ndcg"):
+        page = tmp_path / "site" / f"{name}.html"
+        assert page.is_file(), name
+        assert fetched_addresses(page.read_text(encoding="utf-8")) == [], name
+        assert page.stat().st_size < 3_000_000, (name, page.stat().st_size)
+        assert f"{name}.html" in printed
 
 
 @pytest.mark.browser
