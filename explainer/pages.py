@@ -8,7 +8,6 @@ gets its own figures. ``exported=True`` points links at the exported files
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -122,9 +121,10 @@ def story_page(exported: bool = False):
 
 def pages(exported: bool = False) -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
     """Every page by name ("index" is the story): its title and a builder of a fresh copy."""
+    # Plain functions, not partials: Panel's server only calls what is a function.
     every = {"index": (TITLE, lambda: story_page(exported=exported))}
     for name, (title, _, _) in FIGURE_PAGES.items():
-        every[name] = (title, partial(figure_page, name))
+        every[name] = (title, lambda name=name: figure_page(name))
     return every
 
 

@@ -34,7 +34,7 @@ export function rankedGrades(state) {
  */
 export function queryFields(count) {
   const exactly = (list, name, what) => {
-    if (list.length !== count) throw new Ignored(`${name} must list exactly ${count} ${what}, separated by commas`);
+    if (list.length !== count) throw new Ignored(`${name} must list ${what}, separated by commas`);
     return list;
   };
   return {
@@ -46,7 +46,7 @@ export function queryFields(count) {
       return { ...state, order: docs.map((d) => d - 1) };
     },
     grades(text, state) {
-      const what = `grades from 0 to ${MAX_GRADE}`;
+      const what = `exactly ${count} grades from 0 to ${MAX_GRADE}`;
       const ranked = exactly(parseIntegers(text, "grades", 0, MAX_GRADE, what), "grades", what);
       const grades = state.grades.slice();
       state.order.forEach((doc, i) => (grades[doc] = ranked[i]));

@@ -1,0 +1,250 @@
+"""The pages as people use them: served for a class, linked with state, exported for documentation."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import Server
+from explainer import metrics
+from explainer.cli import main as cli_main
+from explainer.pages import BINARY_CAPTION, NDCG_CAPTION
+
+pytestmark = pytest.mark.browser
+
+f = metrics.format_number
+
+
+def watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def formula(page, selector: str):
+    return page.locator(f"{selector} .metric-formula")
+
+
+# A Markdown pane's text lives in a div of its shadow root; the host itself has no text.
+MARKDOWN_TEXT = "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
+
+P = "[data-metric=precision]"
+NDCG = ".metric-ndcgText"
+
+
+@pytest.mark.parametrize("path", ["/", "/binary", "/ndcg"])
+def test_every_page_loads_without_console_errors(page, server, path):
+    errors = watch_errors(page)
+    page.goto(server.url + path)
+    expect(page.locator(".metric-formula").first).to_be_visible()
+    expect(page.locator(".rl-row").first).to_be_visible()
+    assert errors == []
+
+
+def test_story_text_quotes_the_numbers_its_figures_show(page, server):
+    page.goto(server.url + "/")
+    shown = {
+        "precision": formula(page, f".fig-binary {P}"),
+        "recall": formula(page, ".fig-binary [data-metric=recall]"),
+        "rr": formula(page, ".fig-binary [data-metric=rr]"),
+        "ap": formula(page, ".fig-binary [data-metric=ap]"),
+        "ndcg": formula(page, f".fig-ndcg {NDCG}"),
+    }
+    expect(shown["ndcg"]).to_contain_text("NDCG@8")
+    last = {name: locator.inner_text().rsplit("= ", 1)[-1] for name, locator in shown.items()}
+    story = " ".join(page.locator(".markdown").evaluate_all(MARKDOWN_TEXT))
+    assert f"P@5 = {last['precision']}" in story
+    assert f"R@5 = 3 / 6 = {last['recall']}" in story
+    assert f"RR = {last['rr']}" in story
+    assert f"AP = {last['ap']}" in story
+    # The NDCG sentence repeats the figure's own arithmetic, digit for digit.
+    assert shown["ndcg"].inner_text() in story
+    # And both agree with the article: 0.60, 0.50, 0.50, 0.45 and 10.48 / 14.95 = 0.70.
+    assert [last[k] for k in ("precision", "recall", "rr", "ap", "ndcg")] == ["0.60", "0.50", "0.50", "0.45", "0.70"]
+
+
+def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, server):
+    page.goto(server.url + "/binary?relevant=1,4&missed=0&k=3")
+    grades = [1, 0, 0, 1] + [0] * 8
+    expect(formula(page, P)).to_have_text(f"P@3 = 1 / 3 = {f(metrics.precision_at_k(grades, 3))}")
+    expect(formula(page, "[data-metric=recall]")).to_have_text(f"R@3 = 1 / 2 = {f(metrics.recall_at_k(grades, 3, 2))}")
+    expect(page.locator(".query-notice")).to_be_hidden()
+
+    page.locator('.rl-row[data-rank="2"] button').click()
+    page.wait_for_url(re.compile(r"relevant=1,2,4&missed=0&k=3"))
+
+
+def test_an_ndcg_state_link_opens_that_state_and_promoting_updates_the_link(page, server):
+    # Article 002's five-result example, padded with zeros: NDCG@5 = 0.97.
+    page.goto(server.url + "/ndcg?grades=3,2,0,1,2,0,0,0&k=5&gain=exponential")
+    grades = [3, 2, 0, 1, 2, 0, 0, 0]
+    expect(formula(page, NDCG)).to_have_text(re.compile(rf"= {f(metrics.ndcg_at_k(grades, 5))}$"))
+    assert f(metrics.ndcg_at_k(grades, 5)) == "0.97"
+
+    page.locator('.rl-row[data-rank="5"] button').click()
+    page.wait_for_url(re.compile(r"grades=3,2,0,2,1,0,0,0&order=1,2,3,5,4,6,7,8&k=5&gain=exponential"))
+    # The link it wrote reopens the same state in a new page.
+    other = page.context.new_page()
+    other.goto(page.url)
+    swapped = [3, 2, 0, 2, 1, 0, 0, 0]
+    expect(formula(other, NDCG)).to_have_text(re.compile(rf"= {f(metrics.ndcg_at_k(swapped, 5))}$"))
+    expect(other.locator('.rl-row[data-rank="4"] .rl-title')).to_have_text(
+        page.locator('.rl-row[data-rank="4"] .rl-title').inner_text()
+    )
+
+
+MALFORMED = [
+    ("/binary", "colour=blue", "“colour”: this figure has no such setting"),
+    ("/binary", "k=five", "k=“five”: k must be a whole number from 1 to 12"),
+    ("/binary", "k=13", "k=“13”: k must be a whole number from 1 to 12"),
+    ("/binary", "k=-1", "k must be a whole number from 1 to 12"),
+    ("/binary", "missed=99", "missed must be a whole number from 0 to 12"),
+    ("/binary", "relevant=2,x", "relevant must list ranks from 1 to 12"),
+    ("/ndcg", "grades=1,2,3", "grades must list exactly 8 grades from 0 to 3"),
+    ("/ndcg", "grades=" + ",".join(["1"] * 30), "grades must list exactly 8"),
+    ("/ndcg", "grades=1,3,0,2,0,3,1,9", "grades must list exactly 8 grades from 0 to 3"),
+    ("/ndcg", "gain=cubic", "gain must be exponential or linear"),
+    ("/ndcg", "order=1,1,2,3,4,5,6,7", "order must list documents 1 to 8, each once"),
+    ("/ndcg", "k=0", "k must be a whole number from 1 to 8"),
+    ("/binary", "<script>alert(1)</script>=1", "“<script>alert(1)</script>”"),
+    ("/ndcg", "gain=<img src=x onerror=alert(1)>", "gain=“<img src=x onerror=alert(1)>”"),
+]
+
+
+@pytest.mark.parametrize(("path", "query", "notice"), MALFORMED)
+def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(page, server, path, query, notice):
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    errors = watch_errors(page)
+    page.goto(f"{server.url}{path}?{query}")
+    box = page.locator(".query-notice")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text(notice)
+    # What was typed is shown as text: no element was made from it.
+    assert page.locator(".query-notice img, .query-notice script").count() == 0
+    # The figure works: a click still changes a number.
+    target = page.locator(".metric-formula").first
+    before = target.inner_text()
+    page.locator('.rl-row[data-rank="2"] button').click()
+    expect(target).not_to_have_text(before)
+    assert dialogs == [] and errors == []
+
+
+def test_a_link_keeps_its_valid_values_when_one_is_bad(page, server):
+    page.goto(server.url + "/binary?relevant=1&k=99&missed=0")
+    grades = [1] + [0] * 11
+    expect(formula(page, P)).to_have_text(f"P@5 = 1 / 5 = {f(metrics.precision_at_k(grades, 5))}")
+    expect(page.locator(".query-notice")).to_contain_text("k=“99”")
+
+
+def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
+    page.goto(server.url + "/binary")
+    normal = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    expect(page.locator(".fig-caption")).to_have_text(BINARY_CAPTION)
+
+    page.goto(server.url + "/binary?present=1")
+    expect(page.locator(".fig-frame.present")).to_be_attached()
+    expect(page.locator(".fig-caption")).to_be_hidden()
+    large = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert large >= 1.4 * normal
+
+    toggle = page.get_by_role("button", name="Presenter view")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(page.locator(".fig-frame.present")).to_have_count(0)
+    page.wait_for_url(re.compile(r"^(?!.*present=1)"))
+
+
+def test_the_ndcg_page_has_its_caption(page, server):
+    page.goto(server.url + "/ndcg")
+    expect(page.locator(".fig-caption")).to_have_text(NDCG_CAPTION)
+
+
+def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow():
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    # A server of its own, so that the refusals it logs stay out of the shared server's log.
+    own = Server("--allow-origin", "docs.example.com")
+
+    async def connect(origin: str):
+        request = HTTPRequest(f"ws://127.0.0.1:{own.port}/binary/ws", headers={"Origin": origin})
+        connection = await websocket_connect(request)
+        connection.close()
+
+    def run(origin: str):
+        # In a thread of its own: Playwright's sync API already runs an event loop here.
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, connect(origin)).result()
+
+    try:
+        with pytest.raises(HTTPClientError) as refused:
+            run("http://evil.example")
+        assert refused.value.code == 403
+        run(f"http://127.0.0.1:{own.port}")
+        run("https://docs.example.com")
+    finally:
+        own.stop()
+
+
+def test_the_server_logged_no_error(server):
+    log = server.log()
+    assert "Traceback" not in log
+    assert " ERROR " not in log and "error" not in log.lower().replace("errors", "")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    cli_main(["export", str(site)])
+    return site
+
+
+def offline(context) -> list[str]:
+    """Refuse every request that would leave the disk; return the list of what was asked."""
+    asked: list[str] = []
+
+    def only_local(route):
+        asked.append(route.request.url)
+        if route.request.url.startswith(("file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", only_local)
+    return asked
+
+
+@pytest.mark.parametrize("name", ["index", "binary", "ndcg"])
+def test_each_exported_page_works_from_disk_with_no_request(context, page, exported, name):
+    asked = offline(context)
+    errors = watch_errors(page)
+    url = (exported / f"{name}.html").as_uri()
+    page.goto(url)
+    target = page.locator(".metric-formula").first
+    expect(target).to_be_visible(timeout=30_000)
+    before = target.inner_text()
+    page.locator('.rl-row[data-rank="2"] button').first.click()
+    expect(target).not_to_have_text(before)
+    assert [a for a in asked if not a.startswith(("data:", "blob:")) and a != url] == []
+    assert errors == []
+
+
+def test_a_query_on_an_exported_figure_sets_its_state(context, page, exported):
+    offline(context)
+    page.goto((exported / "ndcg.html").as_uri() + "?grades=3,3,2,2,1,1,0,0&k=3&gain=linear")
+    expect(formula(page, NDCG)).to_have_text(re.compile(r"= 1\.00$"), timeout=30_000)
+    page.locator('.rl-row[data-rank="3"] button').click()
+    page.wait_for_url(re.compile(r"grades=3,2,3,2,1,1,0,0"))
+
+
+def test_the_exported_story_links_to_the_exported_figure_files(context, page, exported):
+    offline(context)
+    page.goto((exported / "index.html").as_uri())
+    link = page.get_by_role("link", name="This figure on its own page").first
+    expect(link).to_have_attribute("href", "binary.html")
