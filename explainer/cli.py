@@ -18,24 +18,56 @@ def _wants_browser() -> bool:
     return True
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Serve the pages with Panel's server until interrupted."""
+def serve_pages(port: int, address: str, allow_origins: list[str], show: bool = False, threaded: bool = False):
+    """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
+
+    Only the pages are served (no admin page, no autoreload, no static directories),
+    and websockets are accepted only from this host and from ``allow_origins``.
+    """
     import panel as pn
 
     from explainer.pages import ROUTES
 
-    origins = [f"{host}:{args.port}" for host in ("localhost", "127.0.0.1", args.address)]
-    origins += args.allow_origin
-    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}/ (Ctrl+C stops it)")
-    pn.serve(
+    use_nodelay_websockets()
+    origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
+    return pn.serve(
         ROUTES,
-        port=args.port,
-        address=args.address,
-        websocket_origin=sorted(set(origins)),
-        show=args.browser and _wants_browser(),
+        port=port,
+        address=address,
+        websocket_origin=sorted(origins),
+        show=show,
         title="Relevance explainer",
         autoreload=False,
+        threaded=threaded,
+        start=True,
     )
+
+
+def use_nodelay_websockets() -> None:
+    """Send websocket frames at once: set TCP_NODELAY on every session's connection.
+
+    Bokeh's websocket handler leaves Nagle's algorithm on, so a click's small
+    message can wait for the previous one's delayed ACK (about 40 ms on Linux).
+    Panel installs its own handler class in Bokeh's per-app URL patterns; ours
+    extends it by one call, the same way.
+    """
+    from bokeh.server.urls import per_app_patterns
+    from panel.io.server import WSHandler
+
+    class NoDelayWSHandler(WSHandler):
+        def open(self, *args, **kwargs):
+            self.set_nodelay(True)
+            return super().open(*args, **kwargs)
+
+    per_app_patterns[:] = [
+        (pattern, NoDelayWSHandler if handler is WSHandler else handler) for pattern, handler in per_app_patterns
+    ]
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Serve the pages until interrupted."""
+    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}/ (Ctrl+C stops it)")
+    serve_pages(args.port, args.address, args.allow_origin, show=args.browser and _wants_browser())
 
 
 def export(args: argparse.Namespace) -> None:
@@ -47,6 +79,14 @@ def export(args: argparse.Namespace) -> None:
     for name, (title, build) in pages(exported=True).items():
         path = save_standalone(build(), args.dir / f"{name}.html", title)
         print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
+def screenshots(args: argparse.Namespace) -> None:
+    """Take the README's screenshots of each figure."""
+    from explainer.screenshots import take
+
+    for path in take(args.dir):
+        print(f"Wrote {path}")
 
 
 def _shown_host(address: str) -> str:
@@ -80,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export_cmd.add_argument("dir", type=Path, metavar="DIR", help="directory to write the .html files to")
     export_cmd.set_defaults(run=export)
+    shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
+    shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
+    shots_cmd.set_defaults(run=screenshots)
     return parser
 
 

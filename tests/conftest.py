@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,35 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from explainer.browser import launch_args
+
 ROOT = Path(__file__).resolve().parent.parent
-
-# Flags Debian's Chromium needs to run headless as root on a machine with a closed network.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def find_chromium() -> str | None:
-    """The Chromium to drive: EXPLAINER_CHROMIUM (empty means Playwright's own), else a system one."""
-    if "EXPLAINER_CHROMIUM" in os.environ:
-        return os.environ["EXPLAINER_CHROMIUM"] or None
-    for name in ("/usr/bin/chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    executable = find_chromium()
-    extra = {"executable_path": executable} if executable else {}
-    return {**browser_type_launch_args, **extra, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, **launch_args()}
 
 
 def free_port() -> int:

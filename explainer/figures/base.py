@@ -12,6 +12,7 @@ A figure is three pieces that data flows through one way:
 from __future__ import annotations
 
 import base64
+import copy
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -60,12 +61,15 @@ class FigureState(param.Parameterized):
         unknown = set(values) - set(self.fields)
         if unknown:
             raise ValueError(f"unknown state field(s): {', '.join(sorted(map(str, unknown)))}")
-        trial = type(self)(**{**self.to_dict(), **values})
+        try:
+            trial = type(self)(**{**self.to_dict(), **values})
+        except TypeError as error:  # param reports a wrong item type as TypeError
+            raise ValueError(str(error)) from error
         self.param.update(**{name: getattr(trial, name) for name in values})
 
     def reset(self) -> None:
         """Return every field to its default, the article's example."""
-        self.param.update(**{name: self.param[name].default for name in self.fields})
+        self.param.update(**{name: copy.deepcopy(self.param[name].default) for name in self.fields})
 
 
 def _plain(value: Any) -> Any:
@@ -74,6 +78,15 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+class Count(param.Integer):
+    """A whole number within bounds; unlike param.Integer, True and False are refused."""
+
+    def _validate_value(self, val, allow_None):
+        if isinstance(val, bool):
+            raise ValueError(f"{self.name} must be a whole number, not {val!r}")
+        super()._validate_value(val, allow_None)
 
 
 class FigureView(JSComponent):

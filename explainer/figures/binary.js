@@ -45,6 +45,18 @@ function toQuery(state) {
   ];
 }
 
+/**
+ * The state after flipping the result at `rank`. R stays put where it can: a result
+ * turned relevant is a missed document now retrieved, one turned not relevant joins
+ * the missed (BinaryState.flip in Python says the same).
+ */
+export function flip(state, rank) {
+  const relevant = state.relevant.slice();
+  relevant[rank - 1] = !relevant[rank - 1];
+  const missed = Math.min(Math.max(state.missed + (relevant[rank - 1] ? -1 : 1), 0), MAX_MISSED);
+  return { ...state, relevant, missed };
+}
+
 /** The numbers the figure shows for a state, each computed by the metrics module. */
 export function readout({ relevant, k, missed }) {
   const grades = relevant.map((r) => (r ? 1 : 0));
@@ -116,9 +128,7 @@ export function render({ model, el }) {
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), h("span", "mark"));
     },
     onActivate(rank) {
-      const relevant = state.relevant.slice();
-      relevant[rank - 1] = !relevant[rank - 1];
-      commit({ ...state, relevant });
+      commit(flip(state, rank));
     },
     onCutoff(k) {
       commit({ ...state, k });
@@ -137,8 +147,8 @@ export function render({ model, el }) {
   stepper.append(missedLabel, less, missedCount, more);
   const missedRows = h("div", "missed-rows");
   missedBox.append(stepper, missedRows);
-  less.addEventListener("click", () => commit({ ...state, missed: Math.max(0, state.missed - 1) }));
-  more.addEventListener("click", () => commit({ ...state, missed: Math.min(MAX_MISSED, state.missed + 1) }));
+  less.addEventListener("click", () => state.missed > 0 && commit({ ...state, missed: state.missed - 1 }));
+  more.addEventListener("click", () => state.missed < MAX_MISSED && commit({ ...state, missed: state.missed + 1 }));
 
   const left = h("div", "fig-list");
   left.append(head, queryNotice.el, list.el, missedBox);
@@ -157,11 +167,18 @@ export function render({ model, el }) {
     const note = h("p", "metric-note");
     const measure = model.measures[card.key];
     box.append(h("h3", "metric-name", measure.name), formula, note, h("p", "metric-blind", `Blind to: ${measure.blind_to}`));
-    const show = () => list.highlight(highlights(card.key));
+    const show = () => {
+      active = card.key;
+      list.highlight(highlights(active));
+    };
+    const hide = () => {
+      active = null;
+      list.highlight([]);
+    };
     box.addEventListener("mouseenter", show);
     box.addEventListener("focus", show);
-    box.addEventListener("mouseleave", () => list.highlight([]));
-    box.addEventListener("blur", () => list.highlight([]));
+    box.addEventListener("mouseleave", hide);
+    box.addEventListener("blur", hide);
     cards[card.key] = { box, formula, note, card };
     panel.append(box);
   }
@@ -171,6 +188,7 @@ export function render({ model, el }) {
   el.append(frame);
 
   let current = null;
+  let active = null; // the card under the pointer or focus, whose ranks are highlighted
   function highlights(key) {
     if (!current) return [];
     if (key === "rr") return current.firstRank;
@@ -181,6 +199,7 @@ export function render({ model, el }) {
   function update() {
     current = readout(state);
     list.update(state.k);
+    if (active) list.highlight(highlights(active));
     state.relevant.forEach((isRelevant, i) => {
       const button = list.buttons[i];
       list.rows[i].classList.toggle("is-relevant", isRelevant);
@@ -192,8 +211,9 @@ export function render({ model, el }) {
       );
     });
     missedCount.textContent = String(state.missed);
-    less.disabled = state.missed <= 0;
-    more.disabled = state.missed >= MAX_MISSED;
+    // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
+    less.setAttribute("aria-disabled", String(state.missed <= 0));
+    more.setAttribute("aria-disabled", String(state.missed >= MAX_MISSED));
     while (missedRows.children.length > state.missed) missedRows.lastChild.remove();
     while (missedRows.children.length < state.missed) {
       const row = h("div", "missed-row");

@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Figure, FigureState, FigureView
+from explainer.figures.base import Count, Figure, FigureState, FigureView
 
 RESULT_COUNT = 12
 
@@ -44,18 +44,27 @@ class BinaryState(FigureState):
         bounds=(RESULT_COUNT, RESULT_COUNT),
         doc="Relevance of each rank, rank 1 first.",
     )
-    k = param.Integer(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
-    missed = param.Integer(
+    k = Count(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
+    missed = Count(
         default=ARTICLE_MISSED, bounds=(0, RESULT_COUNT), doc="Relevant results that the list did not retrieve."
     )
 
     def flip(self, rank: int) -> None:
-        """Toggle the relevance of the result at ``rank`` (1-based)."""
+        """Toggle the relevance of the result at ``rank`` (1-based), keeping R where it can.
+
+        A flip stands for another ranking of the same collection, so R, the number of
+        relevant documents for the query, stays put: a result turned relevant is one of
+        the missed documents now retrieved, and a result turned not relevant leaves its
+        relevant document among the missed. R grows only when nothing missed is left to
+        bring in, and shrinks only when the missed count is already at its maximum.
+        """
         if not 1 <= rank <= RESULT_COUNT:
             raise ValueError(f"rank must be between 1 and {RESULT_COUNT}, got {rank!r}")
         relevant = list(self.relevant)
         relevant[rank - 1] = not relevant[rank - 1]
-        self.relevant = relevant
+        step = -1 if relevant[rank - 1] else 1
+        missed = min(max(self.missed + step, 0), self.param.missed.bounds[1])
+        self.param.update(relevant=relevant, missed=missed)
 
     @property
     def grades(self) -> list[int]:

@@ -135,7 +135,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       k = nextK;
       handle.textContent = `k = ${k}`;
       marker.setAttribute("aria-valuenow", String(k));
-      marker.setAttribute("aria-valuetext", `k = ${k}: the top ${k} result${k === 1 ? "" : "s"} count`);
+      marker.setAttribute("aria-valuetext", `k = ${k}: ${k === 1 ? "the top result counts" : `the top ${k} results count`}`);
       rows.forEach((row, i) => row.classList.toggle("rl-below", i >= k));
       place();
     },

@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Figure, FigureState, FigureView
+from explainer.figures.base import Count, Figure, FigureState, FigureView
 
 MAX_GRADE = 3
 
@@ -67,7 +67,7 @@ class NdcgState(FigureState):
         bounds=(RESULT_COUNT, RESULT_COUNT),
         doc="The documents in rank order: order[0] is at rank 1.",
     )
-    k = param.Integer(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
+    k = Count(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
     gain = param.Selector(default=ARTICLE_GAIN, objects=list(metrics.GAINS), doc="How a grade becomes a gain.")
 
     @property

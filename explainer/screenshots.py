@@ -1,0 +1,41 @@
+"""Screenshots of each figure for the README, taken from the exported pages in Chromium.
+
+Run ``./serve.sh screenshots`` (or ``relevance-explainer screenshots DIR``); it needs
+Playwright, which the test tools install.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from explainer.browser import launch_args
+from explainer.export import save_standalone
+from explainer.pages import FIGURE_PAGES, figure_page
+
+# (file suffix, viewport width, colour scheme): wide and light for the README, plus a narrow dark check.
+VIEWS = (("", 1280, "light"), ("-narrow-dark", 400, "dark"))
+
+
+def take(out_dir: Path) -> list[Path]:
+    """Write one PNG per figure and view into ``out_dir``; returns their paths."""
+    from playwright.sync_api import sync_playwright
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**launch_args())
+        for name, (title, _, _) in FIGURE_PAGES.items():
+            page_file = save_standalone(figure_page(name), Path(tmp) / f"{name}.html", title)
+            for suffix, width, scheme in VIEWS:
+                page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
+                page.goto(page_file.as_uri())
+                page.locator(".metric-formula").first.wait_for()
+                # Wait for fonts and the cutoff marker's placement before the picture.
+                page.evaluate("document.fonts.ready")
+                path = out_dir / f"{name}{suffix}.png"
+                page.locator(".fig-frame").screenshot(path=path)
+                written.append(path)
+                page.close()
+        browser.close()
+    return written

@@ -1,0 +1,564 @@
+"""Figure 2 (NDCG) in a real Chromium: what a reader sees and does, and its sync with Python.
+
+Every expected number is computed here with explainer.metrics and format_number (or written
+out as arithmetic), never read back from the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import wait_until
+from explainer import metrics
+from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
+from explainer.metrics import format_number as fmt
+
+pytestmark = pytest.mark.browser
+
+ARTICLE = [1, 3, 0, 2, 0, 3, 1, 2]
+IDENTITY = list(range(8))
+BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
+
+# The innermost focused element, through open shadow roots.
+ACTIVE = """() => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a) return null;
+  return {
+    tag: a.tagName.toLowerCase(),
+    cls: typeof a.className === "string" ? a.className : "",
+    type: a.type || "",
+    value: a.value || "",
+    label: a.getAttribute("aria-label") || "",
+    rank: a.closest(".rl-row") ? a.closest(".rl-row").dataset.rank : "",
+  };
+}"""
+
+
+# -- expected texts, from the metrics core ---------------------------------------------------
+
+
+def ranked(grades, order):
+    return [grades[doc] for doc in order]
+
+
+def ndcg_text(grades, k, gain):
+    dcg = metrics.dcg_at_k(grades, k, gain)
+    ideal = metrics.dcg_at_k(metrics.ideal_grades(grades), k, gain)
+    return f"NDCG@{k} = {fmt(dcg)} / {fmt(ideal)} = {fmt(metrics.ndcg_at_k(grades, k, gain))}"
+
+
+def sum_text(name, grades, k, gain):
+    """'DCG@k = g/log2(2) + g/log2(3) + ... = total', gains over log2(rank + 1)."""
+    parts = [f"{metrics.gain_value(g, gain):g}/{fmt(1 / metrics.discount(i))}" for i, g in enumerate(grades[:k], 1)]
+    return f"{name}@{k} = {' + '.join(parts)} = {fmt(metrics.dcg_at_k(grades, k, gain))}"
+
+
+def announcement(grades, k, gain):
+    dcg = metrics.dcg_at_k(grades, k, gain)
+    ideal = metrics.dcg_at_k(metrics.ideal_grades(grades), k, gain)
+    return f"NDCG@{k} {fmt(metrics.ndcg_at_k(grades, k, gain))}: DCG {fmt(dcg)}, ideal DCG {fmt(ideal)}"
+
+
+def cumulative(terms):
+    total, sums = 0.0, []
+    for term in terms:
+        total += term
+        sums.append(total)
+    return sums
+
+
+def first_inversion(grades):
+    return next((i for i in range(len(grades) - 1) if grades[i] < grades[i + 1]), -1)
+
+
+# -- the page ----------------------------------------------------------------------------------
+
+
+class Fig:
+    """Locators of one served NdcgFigure, and the figure itself."""
+
+    def __init__(self, page, figure):
+        self.page = page
+        self.figure = figure
+        self.root = page.locator(".fig-ndcg")
+        self.ndcg = page.locator(".metric-ndcgText .metric-formula")
+        self.dcg = page.locator(".metric-dcgText .metric-formula")
+        self.idcg = page.locator(".metric-idcgText .metric-formula")
+        self.marker = page.locator(".rl-cutoff")
+        self.handle = page.locator(".rl-cutoff-handle")
+        self.status = page.locator(".player-status")
+        self.hint = page.locator(".fig-hint")
+        self.live = page.locator("[aria-live=polite]")
+        self.play = page.locator(".player button").first
+        self.step = page.get_by_role("button", name="One step of the animation")
+        self.reset = page.get_by_role("button", name="Reset")
+        self.rows = page.locator(".rl-row")
+        self.ideal_rows = page.locator(".ideal-table tbody tr")
+
+    def row(self, rank):
+        return self.page.locator(f'.rl-row[data-rank="{rank}"]')
+
+    def button(self, rank):
+        return self.row(rank).locator("button.rl-activate")
+
+    def select(self, rank):
+        return self.row(rank).locator("select.grade-select")
+
+    def gain(self, value):
+        return self.page.locator(f"input[name=gain][value={value}]")
+
+    def expect_state(self, grades, order, k, gain):
+        """The page shows this state: its formulas, cutoff, gain and titles."""
+        shown = ranked(grades, order)
+        expect(self.ndcg).to_have_text(ndcg_text(shown, k, gain))
+        expect(self.dcg).to_have_text(sum_text("DCG", shown, k, gain))
+        expect(self.idcg).to_have_text(sum_text("Ideal DCG", metrics.ideal_grades(shown), k, gain))
+        expect(self.handle).to_have_text(f"k = {k}")
+        expect(self.marker).to_have_attribute("aria-valuenow", str(k))
+        expect(self.gain(gain)).to_be_checked()
+        expect(self.rows.locator(".rl-title")).to_have_text([TITLES[doc] for doc in order])
+        for rank, grade in enumerate(shown, 1):
+            expect(self.row(rank)).to_have_attribute("data-grade", str(grade))
+
+    def expect_selects(self, ranked_grades):
+        for rank, grade in enumerate(ranked_grades, 1):
+            expect(self.select(rank)).to_have_value(str(grade))
+
+    def wait_python(self, **expected):
+        """Python's figure.state reaches these values."""
+        wait_until(
+            lambda: all(getattr(self.figure.state, name) == value for name, value in expected.items()),
+            message=f"Python to see {expected} (has {self.figure.state.to_dict()})",
+        )
+
+    def active(self):
+        return self.page.evaluate(ACTIVE)
+
+    def assert_clean_text(self):
+        text = self.root.text_content()
+        assert not BAD_WORDS.search(text), text
+        labels = self.page.locator(".fig-ndcg [aria-label], .fig-ndcg [aria-valuetext]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('aria-valuetext') || ''))"
+        )
+        assert not [label for label in labels if BAD_WORDS.search(label)], labels
+
+
+@pytest.fixture
+def fig(page, serve_object):
+    figure = NdcgFigure()
+    page.goto(serve_object(figure))
+    shown = Fig(page, figure)
+    expect(shown.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
+    return shown
+
+
+# -- the tests ---------------------------------------------------------------------------------
+
+
+def test_default_numbers_for_both_gains_and_both_cutoffs(fig):
+    # The article's numbers, also checked against the metrics core.
+    for k, gain, text in [
+        (8, "exponential", "NDCG@8 = 10.48 / 14.95 = 0.70"),
+        (3, "exponential", "NDCG@3 = 5.42 / 12.92 = 0.42"),
+        (3, "linear", "NDCG@3 = 2.89 / 5.89 = 0.49"),
+        (8, "linear", "NDCG@8 = 5.79 / 7.50 = 0.77"),
+    ]:
+        assert ndcg_text(ARTICLE, k, gain) == text
+    assert sum_text("DCG", ARTICLE, 8, "exponential") == (
+        "DCG@8 = 1/1.00 + 7/1.58 + 0/2.00 + 3/2.32 + 0/2.58 + 7/2.81 + 1/3.00 + 3/3.17 = 10.48"
+    )
+
+    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    expect(fig.live).to_have_text(announcement(ARTICLE, 8, "exponential"))
+
+    # k with the keyboard on the marker: 8 -> 5 -> 4 -> 3.
+    fig.marker.focus()
+    fig.marker.press("PageUp")
+    expect(fig.handle).to_have_text("k = 5")
+    fig.marker.press("ArrowUp")
+    fig.marker.press("ArrowLeft")
+    expect(fig.ndcg).to_have_text("NDCG@3 = 5.42 / 12.92 = 0.42")
+    fig.expect_state(ARTICLE, IDENTITY, 3, "exponential")
+    expect(fig.marker).to_have_attribute("aria-valuetext", "k = 3: the top 3 results count")
+
+    fig.gain("linear").click()
+    expect(fig.ndcg).to_have_text("NDCG@3 = 2.89 / 5.89 = 0.49")
+    fig.expect_state(ARTICLE, IDENTITY, 3, "linear")
+
+    fig.marker.press("End")
+    expect(fig.ndcg).to_have_text("NDCG@8 = 5.79 / 7.50 = 0.77")
+    fig.expect_state(ARTICLE, IDENTITY, 8, "linear")
+    expect(fig.live).to_have_text(announcement(ARTICLE, 8, "linear"))
+
+    fig.gain("exponential").click()
+    expect(fig.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
+
+    # The other keys, and the bounds.
+    fig.marker.press("Home")
+    expect(fig.handle).to_have_text("k = 1")
+    fig.marker.press("ArrowUp")
+    fig.marker.press("PageDown")
+    expect(fig.handle).to_have_text("k = 4")
+    fig.marker.press("ArrowRight")
+    fig.marker.press("ArrowDown")
+    expect(fig.ndcg).to_have_text(ndcg_text(ARTICLE, 6, "exponential"))
+    fig.marker.press("PageDown")
+    expect(fig.handle).to_have_text("k = 8")
+    fig.wait_python(k=8, gain="exponential")
+    expect(fig.page.locator(".rl-row.rl-below")).to_have_count(0)
+    fig.marker.press("Home")
+    expect(fig.page.locator(".rl-row.rl-below")).to_have_count(7)
+    expect(fig.page.locator(".ideal-table tbody tr.below")).to_have_count(7)
+
+
+@pytest.mark.parametrize("gain", ["exponential", "linear"])
+def test_each_row_and_the_ideal_table_match_the_metrics(fig, gain):
+    if gain == "linear":
+        fig.gain("linear").click()
+    terms = metrics.dcg_terms(ARTICLE, 8, gain)
+    expect(fig.rows.locator(".rl-rank")).to_have_text([str(rank) for rank in range(1, 9)])
+    expect(fig.rows.locator(".grade")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ARTICLE])
+    expect(fig.rows.locator(".gain-col")).to_have_text([f"{metrics.gain_value(g, gain):g}" for g in ARTICLE])
+    expect(fig.rows.locator(".disc-col")).to_have_text([fmt(metrics.discount(rank)) for rank in range(1, 9)])
+    expect(fig.rows.locator(".dg-value")).to_have_text([fmt(t) for t in terms])
+    expect(fig.rows.locator(".cum")).to_have_text([fmt(s) for s in cumulative(terms)])
+    assert fmt(cumulative(terms)[-1]) == fmt(metrics.dcg_at_k(ARTICLE, 8, gain))
+    fig.expect_selects(ARTICLE)
+
+    ideal = metrics.ideal_grades(ARTICLE)
+    assert ideal == [3, 3, 2, 2, 1, 1, 0, 0]
+    ideal_terms = metrics.dcg_terms(ideal, 8, gain)
+    expect(fig.ideal_rows).to_have_count(8)
+    expect(fig.ideal_rows.locator("td:nth-child(1)")).to_have_text([str(rank) for rank in range(1, 9)])
+    expect(fig.ideal_rows.locator("td:nth-child(2)")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ideal])
+    expect(fig.ideal_rows.locator("td:nth-child(3)")).to_have_text([fmt(t) for t in ideal_terms])
+    expect(fig.ideal_rows.locator("td:nth-child(4)")).to_have_text([fmt(s) for s in cumulative(ideal_terms)])
+    assert fmt(cumulative(ideal_terms)[-1]) == fmt(metrics.dcg_at_k(ideal, 8, gain))
+
+
+def test_promoting_by_click_enter_and_space_and_rank_1_stays(fig):
+    order = list(IDENTITY)
+
+    def promoted(rank):
+        order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
+        return list(order)
+
+    fig.button(6).click()
+    expected = promoted(6)
+    assert expected == [0, 1, 2, 3, 5, 4, 6, 7]
+    assert ndcg_text(ranked(ARTICLE, expected), 8, "exponential") != ndcg_text(ARTICLE, 8, "exponential")
+    fig.expect_state(ARTICLE, expected, 8, "exponential")
+    fig.wait_python(order=expected)
+    # The moved result keeps the focus, now one place up.
+    assert fig.active()["rank"] == "5"
+
+    fig.button(5).focus()
+    fig.page.keyboard.press("Enter")
+    expected = promoted(5)
+    fig.expect_state(ARTICLE, expected, 8, "exponential")
+    fig.wait_python(order=expected)
+
+    fig.button(4).focus()
+    fig.page.keyboard.press(" ")
+    expected = promoted(4)
+    assert expected == [0, 1, 5, 2, 3, 4, 6, 7]
+    fig.expect_state(ARTICLE, expected, 8, "exponential")
+    fig.wait_python(order=expected)
+    expect(fig.live).to_have_text(announcement(ranked(ARTICLE, expected), 8, "exponential"))
+
+    before = fig.ndcg.text_content()
+    fig.button(1).click()
+    expect(fig.hint).to_have_text("Rank 1 is already at the top.")
+    fig.expect_state(ARTICLE, expected, 8, "exponential")
+    assert fig.ndcg.text_content() == before
+    assert fig.figure.state.order == expected
+
+
+def test_step_walks_the_animation_to_the_ideal_order(fig):
+    grades = list(ARTICLE)
+    assert first_inversion(grades) == 0
+
+    fig.step.click()
+    expect(fig.handle).to_have_text("k = 1")
+    expect(fig.ndcg).to_have_text(ndcg_text(grades, 1, "exponential"))
+    expect(fig.status).to_have_text(f"Adding rank 1 of 8: DCG@1 = {fmt(metrics.dcg_at_k(grades, 1))}")
+    for k in range(2, 9):
+        fig.step.click()
+        expect(fig.handle).to_have_text(f"k = {k}")
+        expect(fig.ndcg).to_have_text(ndcg_text(grades, k, "exponential"))
+    expect(fig.status).to_have_text("All 8 ranks added. NDCG@8 = 0.70")
+
+    order = list(IDENTITY)
+    # Each swap raises NDCG@8 strictly: exactly (metrics), and on the page, where the DCG written
+    # in the NDCG formula always grows while the two-decimal NDCG never falls (it shows 0.98 thrice).
+    numbers = re.compile(r"^NDCG@8 = (\d+\.\d\d) / 14\.95 = (\d\.\d\d)$")
+    before_exact = metrics.ndcg_at_k(ranked(grades, order), 8)
+    before_page = tuple(map(float, numbers.match(fig.ndcg.text_content()).groups()))
+    swaps = 0
+    while (i := first_inversion(ranked(grades, order))) >= 0:
+        order[i], order[i + 1] = order[i + 1], order[i]
+        swaps += 1
+        fig.step.click()
+        expect(fig.ndcg).to_have_text(ndcg_text(ranked(grades, order), 8, "exponential"))
+        expect(fig.rows.locator(".rl-title")).to_have_text([TITLES[doc] for doc in order])
+        exact = metrics.ndcg_at_k(ranked(grades, order), 8)
+        page_dcg, page_ndcg = map(float, numbers.match(fig.ndcg.text_content()).groups())
+        assert exact > before_exact, f"swap {swaps}"
+        assert page_dcg > before_page[0] and page_ndcg >= before_page[1], f"swap {swaps}: {before_page} then {page_dcg, page_ndcg}"
+        before_exact, before_page = exact, (page_dcg, page_ndcg)
+        expect(fig.status).to_have_text(f"Swap {swaps} of 13: NDCG@8 = {fmt(exact)}")
+    assert swaps == 13
+    assert ranked(grades, order) == [3, 3, 2, 2, 1, 1, 0, 0]
+    expect(fig.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
+    fig.wait_python(order=order, k=8, grades=ARTICLE)
+
+    fig.step.click()
+    expect(fig.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00")
+    fig.expect_state(ARTICLE, order, 8, "exponential")
+    assert fig.figure.state.order == order
+
+
+def test_play_pause_and_play_to_the_end(fig):
+    fig.page.emulate_media(reduced_motion="reduce")
+    expect(fig.play).to_have_text("▶ Play")
+    expect(fig.play).to_have_attribute("aria-label", "Play the animation")
+
+    fig.play.click()
+    expect(fig.handle).to_have_text("k = 1")
+    expect(fig.play).to_have_text("❚❚ Pause")
+    expect(fig.play).to_have_attribute("aria-label", "Pause the animation")
+    expect(fig.handle).to_have_text("k = 3", timeout=5000)
+
+    fig.play.click()
+    expect(fig.play).to_have_text("▶ Play")
+    expect(fig.play).to_have_attribute("aria-label", "Play the animation")
+    paused = (fig.ndcg.text_content(), fig.handle.text_content(), fig.status.text_content())
+    k = int(paused[1].removeprefix("k = "))
+    assert 3 <= k <= 7, paused  # paused while still adding ranks
+    # Paused: nothing may change for two steps' worth of time (the one bounded wait here).
+    with pytest.raises(AssertionError, match="timed out"):
+        wait_until(
+            lambda: (fig.ndcg.text_content(), fig.handle.text_content(), fig.status.text_content()) != paused,
+            timeout=2.0,
+            message="the paused animation to stay still",
+        )
+    fig.wait_python(k=k, order=IDENTITY)
+
+    # Play on from where it paused, to the end: it stops by itself at the ideal order.
+    # The page's clock is fast-forwarded through the remaining steps (900 ms each).
+    fig.page.clock.install()
+    fig.play.click()
+    expect(fig.handle).to_have_text(f"k = {k + 1}")
+    expect(fig.play).to_have_text("❚❚ Pause")
+    remaining = (8 - (k + 1)) + 13 + 1  # cutoff steps, swaps, the step that finds the ideal order
+    fig.page.clock.run_for(900 * remaining + 100)
+    expect(fig.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00", timeout=25_000)
+    expect(fig.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
+    expect(fig.play).to_have_text("▶ Play")
+    ideal_order = sorted(IDENTITY, key=lambda doc: -ARTICLE[doc])  # stable: equal grades keep their order
+    fig.expect_state(ARTICLE, ideal_order, 8, "exponential")
+    fig.wait_python(order=ideal_order, k=8)
+
+
+def test_reset_returns_to_the_default_in_the_browser_and_in_python(fig):
+    fig.step.click()
+    fig.step.click()
+    expect(fig.handle).to_have_text("k = 2")
+    fig.button(3).click()
+    fig.select(1).select_option("0")
+    fig.gain("linear").click()
+    fig.marker.focus()
+    fig.marker.press("ArrowDown")
+    changed_grades = [0, 3, 0, 2, 0, 3, 1, 2]
+    changed_order = [0, 2, 1, 3, 4, 5, 6, 7]
+    fig.expect_state(changed_grades, changed_order, 3, "linear")
+    fig.wait_python(grades=changed_grades, order=changed_order, k=3, gain="linear")
+
+    fig.reset.click()
+    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    expect(fig.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
+    expect(fig.status).to_have_text("")
+    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+
+    # Reset after a Python change too.
+    fig.figure.state.update_from_dict({"k": 2, "gain": "linear"})
+    expect(fig.handle).to_have_text("k = 2")
+    fig.reset.click()
+    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+
+
+def test_changing_a_grade_with_the_select(fig):
+    fig.select(3).select_option("3")
+    grades = [1, 3, 3, 2, 0, 3, 1, 2]
+    assert metrics.ideal_grades(grades) != metrics.ideal_grades(ARTICLE)
+    fig.expect_state(grades, IDENTITY, 8, "exponential")
+    expect(fig.row(3).locator(".gain-col")).to_have_text("7")
+    expect(fig.ideal_rows.locator("td:nth-child(4)")).to_have_text(
+        [fmt(s) for s in cumulative(metrics.dcg_terms(metrics.ideal_grades(grades), 8))]
+    )
+    fig.wait_python(grades=grades)
+
+    # The grade belongs to the document: it moves with it.
+    fig.button(3).click()
+    order = [0, 2, 1, 3, 4, 5, 6, 7]
+    fig.expect_state(grades, order, 8, "exponential")
+    fig.expect_selects(ranked(grades, order))
+
+    fig.gain("linear").click()
+    fig.select(8).select_option("0")
+    grades = [1, 3, 3, 2, 0, 3, 1, 0]
+    fig.expect_state(grades, order, 8, "linear")
+    fig.wait_python(grades=grades, order=order, gain="linear")
+
+
+def test_keyboard_only(fig):
+    # One round of Tab from the top of the page, until the focus leaves the figure.
+    fig.page.locator("body").focus()
+    seen = []
+    for _ in range(40):
+        fig.page.keyboard.press("Tab")
+        active = fig.active()
+        if active is None or active["tag"] == "body":
+            break
+        seen.append(active)
+
+    def where(predicate, what):
+        hits = [i for i, a in enumerate(seen) if predicate(a)]
+        assert hits, f"Tab never reached {what}: {seen}"
+        return hits
+
+    radio = where(lambda a: a["type"] == "radio", "a gain radio")
+    assert [seen[i]["value"] for i in radio] == ["exponential"], "one tab stop for the radio group, the checked one"
+    play = where(lambda a: a["label"] == "Play the animation", "Play")
+    step = where(lambda a: a["label"] == "One step of the animation", "Step")
+    reset = where(lambda a: a["tag"] == "button" and a["cls"] == "fig-button" and a["label"] == "", "Reset")
+    rows = where(lambda a: "rl-activate" in a["cls"], "the rows")
+    selects = where(lambda a: a["tag"] == "select", "the grade selects")
+    marker = where(lambda a: "rl-cutoff" in a["cls"], "the cutoff marker")
+    assert [seen[i]["rank"] for i in rows] == [str(r) for r in range(1, 9)]
+    assert [seen[i]["rank"] for i in selects] == [str(r) for r in range(1, 9)]
+    assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0]
+    assert len(seen) == 1 + 3 + 8 + 8 + 1, seen
+
+    # And each one works from the keyboard alone.
+    def tab_to(predicate, key="Shift+Tab"):
+        for _ in range(40):
+            active = fig.active()
+            if active and predicate(active):
+                return
+            fig.page.keyboard.press(key)
+        raise AssertionError(f"{key} never reached the element; at {fig.active()}")
+
+    tab_to(lambda a: "rl-cutoff" in a["cls"])
+    fig.page.keyboard.press("Home")
+    expect(fig.handle).to_have_text("k = 1")
+    fig.page.keyboard.press("End")
+    expect(fig.handle).to_have_text("k = 8")
+
+    tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "4")
+    fig.page.keyboard.press("Enter")  # rank 4 up to rank 3
+    order = [0, 1, 3, 2, 4, 5, 6, 7]
+    fig.expect_state(ARTICLE, order, 8, "exponential")
+    fig.wait_python(order=order)
+
+    tab_to(lambda a: a["type"] == "radio")
+    fig.page.keyboard.press("ArrowDown")
+    fig.expect_state(ARTICLE, order, 8, "linear")
+    fig.wait_python(gain="linear")
+
+    tab_to(lambda a: a["label"] == "One step of the animation", "Tab")
+    fig.page.keyboard.press("Enter")
+    expect(fig.handle).to_have_text("k = 1")
+    fig.page.keyboard.press("Tab")  # Reset
+    fig.page.keyboard.press("Space")
+    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+
+def test_python_and_browser_stay_in_sync_both_ways(fig):
+    state = fig.figure.state
+    grades, order, k, gain = list(ARTICLE), list(IDENTITY), 8, "exponential"
+
+    state.gain = gain = "linear"
+    fig.expect_state(grades, order, k, gain)
+    state.k = k = 5
+    fig.expect_state(grades, order, k, gain)
+    state.order = order = [7, 6, 5, 4, 3, 2, 1, 0]
+    fig.expect_state(grades, order, k, gain)
+    state.grades = grades = [3, 0, 0, 1, 2, 2, 0, 3]
+    fig.expect_state(grades, order, k, gain)
+    state.promote(8)
+    order = [7, 6, 5, 4, 3, 2, 0, 1]
+    fig.expect_state(grades, order, k, gain)
+    state.set_grade(1, 1)
+    grades = [3, 0, 0, 1, 2, 2, 0, 1]
+    fig.expect_state(grades, order, k, gain)
+    expect(fig.live).to_have_text(announcement(ranked(grades, order), k, gain))
+
+    # And back: each browser interaction reaches Python.
+    fig.button(2).click()
+    order = [6, 7, 5, 4, 3, 2, 0, 1]
+    fig.wait_python(order=order)
+    fig.select(2).select_option("2")  # rank 2 now holds document 7
+    grades = [3, 0, 0, 1, 2, 2, 0, 2]
+    fig.wait_python(grades=grades)
+    fig.marker.focus()
+    fig.marker.press("ArrowDown")
+    fig.wait_python(k=6)
+    fig.gain("exponential").click()
+    fig.wait_python(gain="exponential")
+    fig.expect_state(grades, order, 6, "exponential")
+    assert state.to_dict() == {"grades": grades, "order": order, "k": 6, "gain": "exponential"}
+
+
+def test_the_marker_reads_grammatically_at_k_1(fig):
+    fig.marker.focus()
+    fig.marker.press("Home")
+    expect(fig.handle).to_have_text("k = 1")
+    expect(fig.marker).to_have_attribute("aria-valuetext", "k = 1: the top result counts", timeout=1000)
+
+
+def test_the_column_headings_sit_over_their_columns(fig):
+    fig.page.set_viewport_size({"width": 1280, "height": 800})  # the wide layout, every column shown
+    row = fig.button(1)
+    for cls in ["grade", "gain-col", "disc-col", "dg", "cum"]:
+        heading = fig.page.locator(f".ndcg-header .{cls}").bounding_box()
+        cell = row.locator(f":scope > .{cls}").bounding_box()
+        centre = heading["x"] + heading["width"] / 2
+        assert cell["x"] <= centre <= cell["x"] + cell["width"], f"heading {cls!r} at {centre:.0f}, column {cell}"
+
+
+def test_no_nan_undefined_or_infinity_even_when_every_grade_is_0(fig):
+    fig.assert_clean_text()
+    fig.marker.focus()
+    fig.marker.press("Home")
+    expect(fig.handle).to_have_text("k = 1")
+    fig.assert_clean_text()
+
+    fig.figure.state.update_from_dict({"grades": [0] * 8, "k": 8})
+    expect(fig.ndcg).to_have_text(re.compile(r"^NDCG@8 = 0\b.*ideal is 0"))
+    assert fmt(metrics.ndcg_at_k([0] * 8, 8)) == "0.00"
+    expect(fig.dcg).to_have_text(sum_text("DCG", [0] * 8, 8, "exponential"))
+    expect(fig.idcg).to_have_text(sum_text("Ideal DCG", [0] * 8, 8, "exponential"))
+    expect(fig.rows.locator(".dg-value")).to_have_text(["0.00"] * 8)
+    expect(fig.rows.locator(".cum")).to_have_text(["0.00"] * 8)
+    expect(fig.live).to_have_text(announcement([0] * 8, 8, "exponential"))
+    fig.assert_clean_text()
+
+    fig.gain("linear").click()
+    expect(fig.ndcg).to_have_text(re.compile(r"^NDCG@8 = 0\b.*ideal is 0"))
+    fig.marker.press("Home")
+    expect(fig.ndcg).to_have_text(re.compile(r"^NDCG@1 = 0\b.*ideal is 0"))
+    fig.step.click()
+    fig.step.click()
+    expect(fig.handle).to_have_text("k = 2")
+    fig.assert_clean_text()
+
+    # One graded result brings the numbers back.
+    fig.select(5).select_option("1")
+    expect(fig.ndcg).to_have_text(ndcg_text([0, 0, 0, 0, 1, 0, 0, 0], 2, "linear"))
+    fig.assert_clean_text()
