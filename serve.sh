@@ -3,6 +3,7 @@
 #   ./serve.sh [options]      serve the explainer on http://localhost:5006 (see --help)
 #   ./serve.sh test [args]    install the test tools, find a Chromium, run the whole suite
 #   ./serve.sh export DIR     write the pages as self-contained HTML files
+#   ./serve.sh screenshots    regenerate the README's screenshots in assets/
 # Everything is installed into .venv beside this file on first use.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -57,6 +58,13 @@ case "${1:-}" in
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM
     exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  screenshots | bench)
+    # These drive Chromium too, so they need the test tools.
+    ensure_installed test
+    EXPLAINER_CHROMIUM=$(find_chromium)
+    export EXPLAINER_CHROMIUM
+    exec "$VENV/bin/relevance-explainer" "$@"
     ;;
   *)
     ensure_installed ""

@@ -18,7 +18,15 @@ def _wants_browser() -> bool:
     return True
 
 
-def serve_pages(port: int, address: str, allow_origins: list[str], show: bool = False, threaded: bool = False):
+def serve_pages(
+    port: int,
+    address: str,
+    allow_origins: list[str],
+    show: bool = False,
+    threaded: bool = False,
+    prefix: str = "",
+    num_procs: int = 1,
+):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
 
     Only the pages are served (no admin page, no autoreload, no static directories),
@@ -39,6 +47,8 @@ def serve_pages(port: int, address: str, allow_origins: list[str], show: bool = 
         title="Relevance explainer",
         autoreload=False,
         threaded=threaded,
+        prefix=prefix,
+        num_procs=num_procs,
         start=True,
     )
 
@@ -66,8 +76,22 @@ def use_nodelay_websockets() -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
-    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}/ (Ctrl+C stops it)")
-    serve_pages(args.port, args.address, args.allow_origin, show=args.browser and _wants_browser())
+    url = f"http://{_shown_host(args.address)}:{args.port}{args.prefix.rstrip('/')}/"
+    print(f"Serving the explainer on {url} (Ctrl+C stops it)", flush=True)
+    try:
+        serve_pages(
+            args.port,
+            args.address,
+            args.allow_origin,
+            show=args.browser and _wants_browser(),
+            prefix=args.prefix,
+            num_procs=args.num_procs,
+        )
+    except OSError as error:
+        raise SystemExit(
+            f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
+            "Is another server using that port? Try --port with another number."
+        ) from None
 
 
 def export(args: argparse.Namespace) -> None:
@@ -114,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a host allowed to embed the served pages (repeatable)",
     )
     serve_cmd.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
+    serve_cmd.add_argument(
+        "--prefix", default="", metavar="/PATH", help="serve under this URL path, as behind a reverse proxy"
+    )
+    serve_cmd.add_argument(
+        "--num-procs", type=int, default=1, metavar="N", help="server processes to fork, for a large audience"
+    )
     serve_cmd.set_defaults(run=serve)
     export_cmd = commands.add_parser(
         "export", help="write the pages as self-contained HTML files that work offline, with no server"
