@@ -3,5 +3,6 @@
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
+from explainer.figures.queries import QueriesFigure, QueriesState
 
-__all__ = ["BinaryFigure", "BinaryState", "NdcgFigure", "NdcgState", "metrics"]
+__all__ = ["BinaryFigure", "BinaryState", "NdcgFigure", "NdcgState", "QueriesFigure", "QueriesState", "metrics"]

@@ -182,6 +182,15 @@ function mean(values) {
   return values.length ? sum / values.length : 0;
 }
 
+/** The middle of the values (the mean of the two middle ones for an even count); 0 for none. */
+export function median(values) {
+  if (!Array.isArray(values)) throw new RangeError(`values must be an array of numbers, got ${show(values)}`);
+  const ordered = [...values].sort((a, b) => a - b);
+  if (!ordered.length) return 0;
+  const middle = Math.floor(ordered.length / 2);
+  return ordered.length % 2 ? ordered[middle] : (ordered[middle - 1] + ordered[middle]) / 2;
+}
+
 function checkRankings(rankings) {
   if (!Array.isArray(rankings)) throw new RangeError(`rankings must be an array of grade arrays, got ${show(rankings)}`);
   return rankings;

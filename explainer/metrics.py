@@ -243,6 +243,20 @@ def mean_average_precision(rankings: Sequence[Sequence[Grade]], n_relevants: Seq
     return float(np.mean([average_precision(r, n) for r, n in zip(rankings, n_relevants)]))
 
 
+def median(values: Sequence[Real]) -> float:
+    """The middle of the values (the mean of the two middle ones for an even count); 0 for none.
+
+    Shown beside MRR and MAP: a mean can hide a group of queries that fail.
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ValueError(f"values must be a sequence of numbers, got {values!r}")
+    ordered = sorted(float(v) for v in values)
+    if not ordered:
+        return 0.0
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def _check_rankings(rankings) -> list:
     if isinstance(rankings, (str, bytes)) or not isinstance(rankings, (Sequence, np.ndarray)):
         raise ValueError(f"rankings must be a sequence of grade lists, got {rankings!r}")

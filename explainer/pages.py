@@ -16,6 +16,7 @@ import panel as pn
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
+from explainer.figures.queries import QueriesFigure, QueriesState
 from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -26,11 +27,13 @@ TITLE = "How good is this ranking? Search relevance measures, explained"
 
 BINARY_CAPTION = "Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff."
 NDCG_CAPTION = "Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order."
+QUERIES_CAPTION = "Many queries: each bar is one query's score, the lines are the mean and the median."
 
 # One entry per figure page: route name -> (title, caption, figure class).
 FIGURE_PAGES = {
     "binary": ("Precision, recall, reciprocal rank and average precision", BINARY_CAPTION, BinaryFigure),
     "ndcg": ("NDCG: graded relevance and position", NDCG_CAPTION, NdcgFigure),
+    "queries": ("MRR and MAP: what a mean over queries hides", QUERIES_CAPTION, QueriesFigure),
 }
 
 
@@ -82,6 +85,23 @@ def story_numbers() -> dict[str, str]:
         "ndcg_at_3": f(metrics.ndcg_at_k(ranked, 3, ndcg.gain)),
         "ndcg_linear": f(metrics.ndcg_at_k(ranked, ndcg.k, "linear")),
         "ndcg_swaps": str(swaps),
+        **_queries_numbers(),
+    }
+
+
+def _queries_numbers() -> dict[str, str]:
+    f = metrics.format_number
+    state = QueriesState()
+    three = state.summary("a")
+    state.apply_preset("consistency")
+    a, b = state.summary("a"), state.summary("b")
+    return {
+        "queries_first_hits": ", ".join(str(r[0]) for r in QueriesState().a[:-1]) + f" and {QueriesState().a[-1][0]}",
+        "queries_mrr": f(three["mean"]),
+        "queries_median": f(three["median"]),
+        "consistency_a": f(a["mean"]),
+        "consistency_b": f(b["mean"]),
+        "consistency_a_median": f(a["median"]),
     }
 
 

@@ -255,6 +255,11 @@ export function stateFromQuery(search, fields, base) {
 
 let writeTimer = null;
 
+/** A query string with commas and bars left as they are typed, so a link stays readable. */
+function readable(params) {
+  return params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|");
+}
+
 /** Put the state into the page URL (replacing, not adding, a history entry), keeping the page's own keys. */
 export function writeQuery(pairs) {
   clearTimeout(writeTimer);
@@ -262,7 +267,7 @@ export function writeQuery(pairs) {
     const params = new URLSearchParams(window.location.search);
     for (const key of [...params.keys()]) if (!PAGE_KEYS.has(key)) params.delete(key);
     for (const [key, value] of pairs) params.set(key, value);
-    const query = params.toString().replace(/%2C/g, ",");
+    const query = readable(params);
     const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
     try {
       window.history.replaceState(window.history.state, "", url);
@@ -303,7 +308,7 @@ export function createPresenterToggle(root) {
     const params = new URLSearchParams(window.location.search);
     if (on) params.set("present", "1");
     else params.delete("present");
-    const query = params.toString().replace(/%2C/g, ",");
+    const query = readable(params);
     try {
       window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
     } catch {

@@ -1,0 +1,303 @@
+"""Why tools disagree on NDCG: one graded list, five conventions, five numbers; and recall@k vs hit rate@k.
+
+The list is figure 2's eight graded results. Beside them sit judged documents the
+list never retrieved ("missed"). Each convention is a choice of gain (the grade
+itself, or 2^grade - 1), of where the ideal order comes from (every judged
+document, or only the list's own results), and of whether the ideal DCG is cut at
+k. Each row of the figure's table names the tools that make those choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import param
+
+from explainer import metrics
+from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView
+from explainer.figures.ndcg import ARTICLE_GRADES, MAX_GRADE, QUERY, RESULT_COUNT, TITLES, Grades, Permutation
+
+# The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),
+# cut at k = 5, where every convention gives a different number.
+ARTICLE_MISSED = (3, 2)
+DEFAULT_K = 5
+MAX_MISSED = 6
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One way to compute NDCG@k, and the tools that compute it that way.
+
+    ``ideal`` is ``"judged"`` (sort every judged document's grade, the list's and the
+    missed ones) or ``"list"`` (sort the list's own grades); ``cut`` says whether the
+    ideal DCG stops at k (else it sums every document of that ideal order). All of
+    them discount rank i by log2(i + 1) and count an unjudged document as grade 0.
+    """
+
+    key: str
+    gain: str
+    ideal: str
+    cut: bool
+    used_by: tuple[str, ...]
+
+    @property
+    def gain_text(self) -> str:
+        return "2^g − 1" if self.gain == "exponential" else "g"
+
+    @property
+    def ideal_text(self) -> str:
+        source = "every judged document" if self.ideal == "judged" else "this list only"
+        return f"{source}, {'top k' if self.cut else 'no cut at k'}"
+
+
+# Every tool named below was checked against its source; the source is beside each claim.
+CONVENTIONS = (
+    Convention(
+        key="linear-judged",
+        gain="linear",
+        ideal="judged",
+        cut=True,
+        used_by=(
+            # usnistgov/trec_eval m_ndcg_cut.c: "Gain values are the relevance values in the qrels
+            # file"; the ideal walks rel_levels, every judged document in the qrels, up to each cutoff.
+            "trec_eval ndcg_cut.k",
+            # pytrec_eval-terrier 0.5.11 (trec_eval 9.0.x inside), run on this figure's default:
+            # ndcg_cut_5 = 0.4676 = metrics.ndcg_at_k(list, 5, "linear", judged=list + missed).
+            "pytrec_eval ndcg_cut_k",
+            # AmenRa/ranx ranx/metrics/ndcg.py: ndcg() is the Järvelin form, gain = rel; _idcg is
+            # _dcg(qrels, qrels, k), the qrels sorted high to low (data_structures/common.py
+            # sort_dict_by_value), cut at k.
+            "ranx ndcg@k",
+        ),
+    ),
+    Convention(
+        key="exponential-judged",
+        gain="exponential",
+        ideal="judged",
+        cut=True,
+        used_by=(
+            # AmenRa/ranx ranx/metrics/ndcg.py: ndcg_burges() uses (2**rel - 1), same ideal as ndcg().
+            "ranx ndcg_burges@k",
+            # o19s/quepid db/scorers/ndcg_cut@10.js: gain Math.pow(2, r) - 1; ideal = topRatings(k),
+            # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
+            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k).
+            "Quepid NDCG_CUT@10",
+            # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
+            # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
+            # and is cut at the number of hits returned (at most k): the top k when k results came back.
+            "Elasticsearch rank_eval dcg, normalize: true",
+        ),
+    ),
+    Convention(
+        key="exponential-judged-uncut",
+        gain="exponential",
+        ideal="judged",
+        cut=False,
+        used_by=(
+            # o19s/quepid db/scorers/ndcg@10.js (since PR #1242, "Use *all* rated documents for ideal
+            # DCG computation", closing issue #836): gain Math.pow(2, r) - 1; the ideal pushes every
+            # rated document (eachDocWithRating) and is summed by DCG(ideal, ideal.length), not cut at k.
+            "Quepid nDCG@10",
+        ),
+    ),
+    Convention(
+        key="linear-list",
+        gain="linear",
+        ideal="list",
+        cut=True,
+        used_by=(
+            # scikit-learn sklearn/metrics/_ranking.py: _dcg_sample_scores uses y_true itself as the
+            # gain; _ndcg_sample_scores normalises by _dcg_sample_scores(y_true, y_true, k): the ideal
+            # is the y_true it was given (here, the list's grades), cut at k.
+            "scikit-learn ndcg_score, given the list's grades",
+        ),
+    ),
+    Convention(
+        key="exponential-list",
+        gain="exponential",
+        ideal="list",
+        cut=True,
+        used_by=(
+            # explainer/figures/ndcg.py NdcgState.values: metrics.ndcg_at_k(ranked, k, gain), no judged=.
+            "figure 2 of this explainer",
+            # The article's own few lines: ideal = dcg(sorted(grades, reverse=True), k).
+            "the article's Python snippet",
+        ),
+    ),
+)
+
+BY_KEY = {c.key: c for c in CONVENTIONS}
+
+# Hit rate@k under the names tools give it.
+HIT_RATE_NAMES = (
+    # usnistgov/trec_eval m_success.c, run through pytrec_eval-terrier 0.5.11: one relevant document
+    # at rank 4 gives success_3 = 0 and success_4 = 1, whatever else is relevant.
+    "trec_eval success.k",
+    # terrierteam/ir_measures ir_measures/measures/success.py: "1 if a document with at least rel
+    # relevance is found in the first cutoff documents ... Some refer to this measure as Recall@k."
+    "ir_measures Success@k",
+    # AmenRa/ranx ranx/metrics/hit_rate.py: "it is equivalent to `success` from trec_eval".
+    "ranx hit_rate@k",
+)
+
+
+def ndcg(ranked: list[int], k: int, missed: list[int], convention: Convention) -> float:
+    """NDCG@k of ``ranked`` under ``convention``, with ``missed`` the judged grades outside the list."""
+    judged = list(ranked) + list(missed)
+    if convention.cut:
+        pool = judged if convention.ideal == "judged" else None
+        return metrics.ndcg_at_k(ranked, k, convention.gain, judged=pool)
+    ideal = metrics.ideal_grades(judged if convention.ideal == "judged" else ranked)
+    best = metrics.dcg_at_k(ideal, max(len(ideal), 1), convention.gain)
+    return metrics.dcg_at_k(ranked, k, convention.gain) / best if best else 0.0
+
+
+class MissedGrades(param.List):
+    """The grades (1 to MAX_GRADE) of judged documents the list did not retrieve."""
+
+    def _validate(self, val):
+        super()._validate(val)
+        for doc, grade in enumerate(val or []):
+            if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= MAX_GRADE:
+                raise ValueError(f"{self.name}[{doc}] must be a grade from 1 to {MAX_GRADE}, got {grade!r}")
+
+
+class ConventionsState(FigureState):
+    """What the reader of the conventions figure changes: the list (grades, order), k, and the missed grades."""
+
+    fields = ("grades", "order", "k", "missed")
+
+    grades = Grades(
+        default=list(ARTICLE_GRADES),
+        item_type=int,
+        bounds=(RESULT_COUNT, RESULT_COUNT),
+        doc="Each document's grade, 0 to 3, by document (not by rank).",
+    )
+    order = Permutation(
+        default=list(range(RESULT_COUNT)),
+        item_type=int,
+        bounds=(RESULT_COUNT, RESULT_COUNT),
+        doc="The documents in rank order: order[0] is at rank 1.",
+    )
+    k = Count(default=DEFAULT_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
+    missed = MissedGrades(
+        default=list(ARTICLE_MISSED),
+        item_type=int,
+        bounds=(0, MAX_MISSED),
+        doc="Grades (1 to 3) of the judged relevant documents the list did not retrieve, best first.",
+    )
+
+    @property
+    def ranked_grades(self) -> list[int]:
+        """The grades in rank order, rank 1 first."""
+        return [self.grades[doc] for doc in self.order]
+
+    @property
+    def judged(self) -> list[int]:
+        """Every judged document's grade: the list's, then the missed ones."""
+        return self.ranked_grades + list(self.missed)
+
+    @property
+    def n_relevant(self) -> int:
+        """R: relevant documents in the list plus the missed ones."""
+        return len(metrics.relevant_ranks(self.ranked_grades)) + len(self.missed)
+
+    def promote(self, rank: int) -> None:
+        """Move the result at ``rank`` (1-based) up one place; rank 1 stays where it is."""
+        self._check_rank(rank)
+        if rank > 1:
+            order = list(self.order)
+            order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
+            self.order = order
+
+    def set_grade(self, rank: int, grade: int) -> None:
+        """Give the result at ``rank`` (1-based) a new grade."""
+        self._check_rank(rank)
+        grades = list(self.grades)
+        grades[self.order[rank - 1]] = grade
+        self.grades = grades
+
+    def add_missed(self, grade: int) -> None:
+        """One more judged document of ``grade`` that the list did not retrieve."""
+        self.missed = sorted([*self.missed, grade], reverse=True)
+
+    def remove_missed(self, grade: int) -> None:
+        """One fewer missed document of ``grade``; ValueError if there is none."""
+        if grade not in self.missed:
+            raise ValueError(f"no missed document has grade {grade!r}; missed is {self.missed!r}")
+        missed = list(self.missed)
+        missed.remove(grade)
+        self.missed = missed
+
+    @staticmethod
+    def _check_rank(rank: int) -> None:
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= RESULT_COUNT:
+            raise ValueError(f"rank must be a whole number from 1 to {RESULT_COUNT}, got {rank!r}")
+
+    @property
+    def values(self) -> dict[str, float]:
+        """NDCG@k under each convention (by key), and recall@k and hit rate@k, from the metrics core."""
+        ranked = self.ranked_grades
+        out = {c.key: ndcg(ranked, self.k, list(self.missed), c) for c in CONVENTIONS}
+        out["recall"] = metrics.recall_at_k(ranked, self.k, self.n_relevant)
+        out["hit_rate"] = metrics.hit_rate_at_k(ranked, self.k)
+        return out
+
+
+def story_numbers() -> dict[str, str]:
+    """The numbers the story's text quotes about this figure, from its default state."""
+    f = metrics.format_number
+    state = ConventionsState()
+    values = state.values
+    ndcgs = [values[c.key] for c in CONVENTIONS]
+    ranked, k = state.ranked_grades, state.k
+    return {
+        "conventions_k": str(k),
+        "conventions_missed": " and ".join(map(str, state.missed)),
+        "conventions_missed_count": str(len(state.missed)),
+        "conventions_low": f(min(ndcgs)),
+        "conventions_high": f(max(ndcgs)),
+        "conventions_trec": f(values["linear-judged"]),
+        "conventions_burges": f(values["exponential-judged"]),
+        "conventions_quepid": f(values["exponential-judged-uncut"]),
+        "conventions_sklearn": f(values["linear-list"]),
+        "conventions_list_exp": f(values["exponential-list"]),
+        "conventions_hits": str(len(metrics.relevant_ranks(ranked, k))),
+        "conventions_r": str(state.n_relevant),
+        "conventions_recall": f(values["recall"]),
+        "conventions_hit_rate": f(values["hit_rate"]),
+    }
+
+
+class ConventionsView(FigureView):
+    """The conventions figure in the browser."""
+
+    titles = param.List(default=list(TITLES), item_type=str, doc="The document titles, by document.")
+    query = param.String(default=QUERY, doc="The query the list answers.")
+    conventions = param.List(
+        default=[
+            {
+                "key": c.key,
+                "gain": c.gain,
+                "ideal": c.ideal,
+                "cut": c.cut,
+                "gain_text": c.gain_text,
+                "ideal_text": c.ideal_text,
+                "used_by": list(c.used_by),
+            }
+            for c in CONVENTIONS
+        ],
+        doc="The conventions, in table order, from CONVENTIONS.",
+    )
+    hit_rate_names = param.List(default=list(HIT_RATE_NAMES), item_type=str, doc="Tools' names for hit rate@k.")
+    max_missed = param.Integer(default=MAX_MISSED, doc="The most missed documents the figure offers.")
+
+    _esm = "conventions.js"
+    _stylesheets = [*FigureView._stylesheets, (HERE / "conventions.css").read_text(encoding="utf-8")]
+
+
+class ConventionsFigure(Figure):
+    """Why tools disagree on NDCG: move results, change grades, k and the missed documents; compare conventions."""
+
+    state_class = ConventionsState
+    view_class = ConventionsView

@@ -1,0 +1,138 @@
+"""Figure 3 in a real Chromium: strips of results per query, bars, mean and median, two systems."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import wait_until
+from explainer import metrics
+from explainer.figures.queries import DEPTH, QueriesFigure
+from explainer.metrics import format_number as f
+
+pytestmark = pytest.mark.browser
+
+
+def grades(ranks):
+    return [int(r in ranks) for r in range(1, DEPTH + 1)]
+
+
+def mrr_text(runs):
+    terms = " + ".join(f"1/{min(r)}" if r else "0" for r in runs)
+    value = metrics.mean_reciprocal_rank([grades(r) for r in runs])
+    return f"MRR = ({terms}) / {len(runs)} = {f(value)}"
+
+
+def system(page, name="a"):
+    return page.locator(f".system[data-system={name}]")
+
+
+def cell(page, query, rank, name="a"):
+    return system(page, name).locator(f'.q-row[data-query="{query}"] .q-cell[data-rank="{rank}"]')
+
+
+@pytest.fixture
+def opened(page, serve_object):
+    figure = QueriesFigure()
+    page.goto(serve_object(figure))
+    expect(system(page).locator(".system-mean")).to_be_visible()
+    return figure, page
+
+
+def test_three_queries_show_the_lessons_mrr_median_and_lowest_query(opened):
+    _, page = opened
+    expect(system(page).locator(".system-mean")).to_have_text("MRR = (1/1 + 1/3 + 1/10) / 3 = 0.48")
+    expect(system(page).locator(".system-median")).to_contain_text(f"Median RR = {f(1 / 3)}")
+    expect(system(page).locator(".system-lowest")).to_have_text("Lowest: Q3 at 0.10, against a mean of 0.48.")
+    expect(system(page).locator(".q-row.is-lowest")).to_have_count(1)
+    expect(page.locator(".system")).to_have_count(1)
+
+
+def test_the_consistency_preset_puts_two_systems_side_by_side(opened):
+    figure, page = opened
+    page.get_by_role("button", name="Consistency: A against B").click()
+    expect(system(page, "a").locator(".system-mean")).to_have_text(mrr_text([[1], [1], [20], [20], [20], [20]]))
+    expect(system(page, "b").locator(".system-mean")).to_have_text(mrr_text([[2]] * 6))
+    expect(system(page, "a").locator(".system-mean")).to_contain_text("= 0.37")
+    expect(system(page, "b").locator(".system-mean")).to_contain_text("= 0.50")
+    expect(system(page, "a").locator(".system-median")).to_contain_text("Median RR = 0.05")
+    boxes = [system(page, s).bounding_box() for s in ("a", "b")]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 2 and boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"] - 1
+    wait_until(lambda: figure.state.b == [[2]] * 6, message="Python to get system B")
+
+
+def test_clicking_a_square_marks_that_rank_and_the_numbers_follow(opened):
+    figure, page = opened
+    cell(page, 3, 2).click()  # query 3 now has a hit at rank 2 as well as 10
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [2, 10]]))
+    expect(cell(page, 3, 2)).to_have_class(re.compile(r"\bon\b"))
+    wait_until(lambda: figure.state.a == [[1], [3], [2, 10]], message="Python to see the new hit")
+    cell(page, 3, 2).click()
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10]]))
+
+
+def test_dragging_the_first_hit_moves_it(opened):
+    figure, page = opened
+    start, end = cell(page, 3, 10).bounding_box(), cell(page, 3, 4).bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [4]]))
+    wait_until(lambda: figure.state.a == [[1], [3], [4]], message="Python to see the moved hit")
+
+
+def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(opened):
+    _, page = opened
+    strip = system(page).locator('.q-row[data-query="2"] .q-strip')
+    strip.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # rank 2 of query 2
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [2, 3], [10]]))
+    page.keyboard.press("Space")
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10]]))
+    expect(strip).to_have_attribute("aria-label", re.compile(r"query 2: relevant at rank 3\. RR 1/3 = 0\.33"))
+
+
+def test_the_measure_switch_gives_map_from_the_metrics_core(opened):
+    figure, page = opened
+    figure.state.a = [[1, 3], [2], [5, 6, 7]]
+    page.locator("input[name=measure][value=ap]").check()
+    runs = [[1, 3], [2], [5, 6, 7]]
+    values = [metrics.average_precision(grades(r), len(r)) for r in runs]
+    mean = metrics.mean_average_precision([grades(r) for r in runs], [len(r) for r in runs])
+    expected = f"MAP = ({' + '.join(f(v) for v in values)}) / 3 = {f(mean)}"
+    expect(system(page).locator(".system-mean")).to_have_text(expected)
+    expect(system(page).locator(".system-median")).to_contain_text(f"Median AP = {f(metrics.median(values))}")
+    wait_until(lambda: figure.state.measure == "ap", message="Python to see the measure")
+
+
+def test_queries_can_be_added_and_removed(opened):
+    figure, page = opened
+    page.get_by_role("button", name="Add a query to System A").click()
+    expect(system(page).locator(".q-row:not(.q-head)")).to_have_count(4)
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10], [1]]))
+    page.get_by_role("button", name="Remove the last query of System A").click()
+    page.get_by_role("button", name="Remove the last query of System A").click()
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3]]))
+    wait_until(lambda: figure.state.a == [[1], [3]], message="Python to see two queries")
+
+
+def test_python_changes_reach_the_page(opened):
+    figure, page = opened
+    figure.state.apply_preset("consistency")
+    expect(page.locator(".system")).to_have_count(2)
+    figure.state.b = []
+    expect(page.locator(".system")).to_have_count(1)
+
+
+def test_a_state_link_opens_that_state_and_a_bad_value_gets_a_notice(page, serve_object):
+    url = serve_object(QueriesFigure(standalone=True))
+    page.goto(url + "?a=1|2|4&b=2|2|2&measure=rr")
+    expect(system(page, "a").locator(".system-mean")).to_have_text(mrr_text([[1], [2], [4]]))
+    expect(system(page, "b").locator(".system-mean")).to_have_text(mrr_text([[2], [2], [2]]))
+    cell(page, 1, 5, "b").click()
+    page.wait_for_url(re.compile(r"a=1\|2\|4&b=2,5\|2\|2&measure=rr"))
+    page.goto(serve_object(QueriesFigure(standalone=True)) + "?a=1|30&measure=rr")
+    expect(page.locator(".query-notice")).to_contain_text("a must list ranks from 1 to 20")
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10]]))
