@@ -307,3 +307,11 @@ def test_node_imports_the_module_as_it_is_and_agrees_with_python():
     assert len(results) == len(calls)
     for (name, args), js in zip(calls, results):
         assert_same(name, args, js, python_result(name, args))
+
+
+@pytest.mark.browser
+def test_js_median_agrees_with_python(module_page):
+    rng = np.random.default_rng(7)
+    samples = [[], [0.5], [0.1, 0.9]] + [list(rng.random(int(rng.integers(1, 9)))) for _ in range(40)]
+    got = module_page.evaluate("(samples) => samples.map((s) => window.metrics.median(s))", samples)
+    assert got == pytest.approx([metrics.median(s) for s in samples], abs=1e-15)
