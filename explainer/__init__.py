@@ -4,5 +4,16 @@ from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.figures.queries import QueriesFigure, QueriesState
+from explainer.figures.unjudged import UnjudgedFigure, UnjudgedState
 
-__all__ = ["BinaryFigure", "BinaryState", "NdcgFigure", "NdcgState", "QueriesFigure", "QueriesState", "metrics"]
+__all__ = [
+    "BinaryFigure",
+    "BinaryState",
+    "NdcgFigure",
+    "NdcgState",
+    "QueriesFigure",
+    "QueriesState",
+    "UnjudgedFigure",
+    "UnjudgedState",
+    "metrics",
+]

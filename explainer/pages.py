@@ -17,6 +17,7 @@ from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.figures.queries import QueriesFigure, QueriesState
+from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
 from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -28,12 +29,14 @@ TITLE = "How good is this ranking? Search relevance measures, explained"
 BINARY_CAPTION = "Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff."
 NDCG_CAPTION = "Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order."
 QUERIES_CAPTION = "Many queries: each bar is one query's score, the lines are the mean and the median."
+UNJUDGED_CAPTION = "Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades."
 
 # One entry per figure page: route name -> (title, caption, figure class).
 FIGURE_PAGES = {
     "binary": ("Precision, recall, reciprocal rank and average precision", BINARY_CAPTION, BinaryFigure),
     "ndcg": ("NDCG: graded relevance and position", NDCG_CAPTION, NdcgFigure),
     "queries": ("MRR and MAP: what a mean over queries hides", QUERIES_CAPTION, QueriesFigure),
+    "unjudged": ("Unjudged documents count as not relevant", UNJUDGED_CAPTION, UnjudgedFigure),
 }
 
 
@@ -86,6 +89,24 @@ def story_numbers() -> dict[str, str]:
         "ndcg_linear": f(metrics.ndcg_at_k(ranked, ndcg.k, "linear")),
         "ndcg_swaps": str(swaps),
         **_queries_numbers(),
+        **_unjudged_numbers(),
+    }
+
+
+def _unjudged_numbers() -> dict[str, str]:
+    f = metrics.format_number
+    state = UnjudgedState()
+    before = state.values
+    state.reveal = True
+    after = state.values
+    return {
+        "unjudged_count": str(state.judged.count(False)),
+        "unjudged_k": str(state.k),
+        "unjudged_outside": str(len(OUTSIDE_JUDGED)),
+        "unjudged_ndcg_before": f(before["ndcg"]),
+        "unjudged_ndcg_after": f(after["ndcg"]),
+        "unjudged_p_before": f(before["precision"]),
+        "unjudged_p_after": f(after["precision"]),
     }
 
 

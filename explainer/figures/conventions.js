@@ -306,7 +306,10 @@ export function render({ model, el }) {
     const tools = h("ul", "conv-tools");
     for (const name of c.used_by) tools.append(h("li", "", name));
     const value = h("td", "num conv-value");
-    const gainCell = h("td", "conv-gain", `${c.gain === "exponential" ? "exponential" : "linear"}: ${c.gain_text}`);
+    const gainCell = h("td", "conv-gain");
+    if (c.gain === "exponential") gainCell.append("2", h("sup", "", "g"), " − 1");
+    else gainCell.append("g");
+    gainCell.title = c.gain === "exponential" ? "Exponential gain" : "Linear gain: the grade itself";
     const idealCell = h("td", "conv-ideal", c.ideal_text);
     const toolsCell = h("td", "conv-used");
     toolsCell.append(tools);

@@ -1,0 +1,1140 @@
+"""Issue 7's benchmark: how fast the figures answer, served and from an exported file.
+
+``relevance-explainer bench [--out bench.json] [--quick]`` drives the system Chromium
+through Playwright, prints one table (each figure against its goal) and writes the same
+figures as JSON. ``--quick`` runs every measurement with tiny counts, for the smoke test.
+
+What is measured, and how (every time in milliseconds):
+
+- **Click to updated metrics**, inside the page. A loop in the page clicks a row
+  (``element.click()``), and a MutationObserver on the metrics readout takes
+  ``performance.now()`` when its text has changed; Playwright only starts the loop, so
+  none of its overhead is counted. A second time, "with layout", adds the style and
+  layout the change costs (forced by reading a box). Between clicks the loop yields a
+  frame, as a reader's clicks would. Measured on figure 1 (``/binary``: a click flips a
+  row and rewrites the formulas), figure 2 (``/ndcg``: a click on ranks 2 to 8 promotes a
+  result and changes the NDCG line; pairs of equal grades are skipped, since swapping
+  them changes nothing), served and from the exported files, and on
+  ``assets/bench-reference.html``, a plain-DOM page that does the least a page can do.
+  Each figure is also reported as a multiple of that floor. ``performance.now()`` is
+  coarsened to 0.1 ms in pages that are not cross-origin isolated, so the floor is
+  known only to about 0.1 ms.
+- **Browser to Python round trip**, served, on ``/binary``. A click makes BokehJS send a
+  PATCH-DOC; Bokeh's server applies it to its document and replies OK with the PATCH's
+  msgid as ``reqid`` (``bokeh/server/session.py``: ``_handle_patch`` returns
+  ``connection.ok(message)``). But that OK does not mean Python has the value: Panel
+  only schedules the parameter update (``Syncable._server_change`` adds a timeout
+  callback of ``_debounce`` ms, 50 by default), and it runs after the OK is sent, and
+  nothing goes back to the browser when it does. So two instruments: an init script
+  wraps the page's ``WebSocket`` to timestamp each PATCH-DOC sent and each OK received
+  (in the page, no Playwright overhead), and a probe in the server process reports each
+  ``FigureState`` change over UDP with its wall-clock time. The probe is a
+  ``sitecustomize`` module put on the server's ``PYTHONPATH``: the server is still the
+  real ``python -m explainer.cli serve``, with one wrapped method. The page's clock is
+  tied to the server's through ``Date.now()``, averaged (both read the system clock).
+  The round trip is the later of the two: OK received and Python changed. With
+  concurrent sessions, one measured browser page clicks while the other sessions are
+  lightweight clients in this process that speak Bokeh's protocol over the websocket
+  exactly as BokehJS does (fetch the page, connect, pull the document, send what the
+  browser sends at start, then PATCH-DOC a new state about once a second each): the
+  server does the same work per session as for a browser, without 99 Chromium pages
+  fighting the server for two cores. The measured page is opened at ``?k=7`` so that
+  the probe's reports for it can be told from the others'.
+- **Time to interactive**: from navigation start until the metrics text is present and a
+  click changes it, taken in the page by an init script that watches every shadow root
+  as it is attached and clicks as soon as the text appears. Each load is a fresh browser
+  context (empty cache): a first visit.
+- **Exported file sizes**: ``relevance-explainer export DIR``, every file it writes.
+- **Server memory**: RSS of a fresh server process (psutil), idle, with 1, 20 and 100
+  open sessions (lightweight clients, as above), and for 60 s after they all closed.
+  The cost per session is the growth from 1 to 100 sessions over 99, so one-time costs
+  of the first session (lazy imports, caches) are not charged to every session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import platform
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE_PAGE = ROOT / "assets" / "bench-reference.html"
+
+# The goals of issue 7.
+CLICK_P95_MS = 16.0
+CLICK_VS_REFERENCE = 1.5
+ROUND_TRIP_ONE_MS = 25.0
+ROUND_TRIP_MANY_MS = 100.0
+TTI_SERVED_MS = 800.0
+EXPORT_MAX_BYTES = 3_000_000
+MEMORY_PER_SESSION_MB = 1.0
+# "Back near idle": at least this share of what the extra sessions took is given back.
+MEMORY_RETURNED_SHARE = 0.8
+
+# The query that marks the measured page in the round trip, and its k, which no other session uses.
+MEASURED_K = 7
+PROBE_ENV = "EXPLAINER_BENCH_PROBE"
+
+
+@dataclass(frozen=True)
+class Config:
+    """How much of everything to measure."""
+
+    clicks: int = 300  # measured clicks per page, after the warm-up
+    warmup_clicks: int = 20  # clicks first made and discarded, so the JIT and caches are warm
+    round_trip_clicks: int = 200
+    loads: int = 20  # page loads per time-to-interactive series
+    concurrent_sessions: int = 100  # sessions open and clicking in the round trip under load
+    background_click_interval_s: float = 1.0  # mean pause between a background session's clicks
+    memory_levels: tuple[int, ...] = (1, 20, 100)
+    settle_s: float = 5.0  # pause after opening sessions, before reading memory
+    close_wait_s: float = 60.0  # how long to watch memory after every session closed
+
+
+FULL = Config()
+QUICK = Config(
+    clicks=10,
+    warmup_clicks=2,
+    round_trip_clicks=10,
+    loads=2,
+    concurrent_sessions=2,
+    memory_levels=(1, 2),
+    settle_s=0.5,
+    close_wait_s=2.0,
+)
+
+
+def _log(message: str) -> None:
+    """Progress goes to stderr, so stdout holds only the table."""
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------
+
+
+def summarize(samples: list[float]) -> dict[str, float | int | None]:
+    """Count, median, 95th percentile (linear interpolation), min and max of ``samples``."""
+    if not samples:
+        return {"n": 0, "median": None, "p95": None, "min": None, "max": None}
+    ordered = sorted(samples)
+    position = 0.95 * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    p95 = ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    return {
+        "n": len(ordered),
+        "median": round(statistics.median(ordered), 3),
+        "p95": round(p95, 3),
+        "min": round(ordered[0], 3),
+        "max": round(ordered[-1], 3),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# JavaScript run in the pages
+# --------------------------------------------------------------------------------------
+
+# The in-page API, added to every page as an init script. It only defines functions,
+# so it costs nothing until the benchmark calls them.
+HARNESS_JS = r"""
+(() => {
+  /** Every element matching `selector` in the document and, recursively, in every open shadow root. */
+  function deepAll(selector, root = document, out = []) {
+    out.push(...root.querySelectorAll(selector));
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) deepAll(selector, el.shadowRoot, out);
+    return out;
+  }
+
+  /** Resolve after the next frame (or 100 ms if frames are throttled), as between a reader's clicks. */
+  function nextFrame() {
+    return new Promise((resolve) => {
+      const fallback = setTimeout(resolve, 100);
+      requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
+    });
+  }
+
+  /** Poll `get` every millisecond until it returns something, or throw after `timeoutMs`. */
+  async function until(get, timeoutMs, what) {
+    const end = performance.now() + timeoutMs;
+    for (;;) {
+      const value = get();
+      if (value !== undefined && value !== null) return value;
+      if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  /** The figure is drawn: some metrics text is on the page. */
+  function ready() {
+    return deepAll(".metric-formula").some((el) => el.textContent.trim() !== "");
+  }
+
+  /**
+   * Click rows in a loop and time each until the text of the `watch` elements has changed.
+   * `ranks` are cycled through; with `promote`, a rank whose row has the same grade as
+   * the row above is skipped (swapping them changes no number). Returns the times in ms
+   * from the click to the changed text, and to the layout done after it.
+   */
+  async function clicks({ ranks, watch, promote = false, count, warmup, timeoutMs = 2000 }) {
+    const buttons = deepAll(".rl-activate");
+    const rows = deepAll(".rl-row");
+    const readouts = deepAll(watch);
+    if (!buttons.length || !readouts.length) throw new Error(`no .rl-activate rows or no ${watch} on the page`);
+    const text = () => readouts.map((el) => el.textContent).join("\n");
+    const textMs = [];
+    const layoutMs = [];
+    let failures = 0;
+    let cursor = 0;
+    for (let i = 0; i < warmup + count; i++) {
+      let rank;
+      for (let tries = 0; tries < ranks.length && rank === undefined; tries++) {
+        const r = ranks[cursor++ % ranks.length];
+        if (!promote || rows[r - 1].dataset.grade !== rows[r - 2].dataset.grade) rank = r;
+      }
+      if (rank === undefined) throw new Error("no row whose click would change the readout");
+      const before = text();
+      let changedAt = null;
+      let done;
+      const changed = new Promise((resolve) => (done = resolve));
+      const observer = new MutationObserver(() => {
+        const now = performance.now(); // first, so the comparison below is not counted
+        if (changedAt === null && text() !== before) {
+          changedAt = now;
+          done();
+        }
+      });
+      for (const el of readouts) observer.observe(el, { childList: true, characterData: true, subtree: true });
+      const timer = setTimeout(done, timeoutMs);
+      const t0 = performance.now();
+      buttons[rank - 1].click();
+      await changed;
+      clearTimeout(timer);
+      observer.disconnect();
+      if (changedAt === null) {
+        failures++;
+      } else {
+        readouts[0].getBoundingClientRect(); // forces the style and layout the change needs
+        const laidOut = performance.now();
+        if (i >= warmup) {
+          textMs.push(changedAt - t0);
+          layoutMs.push(laidOut - t0);
+        }
+      }
+      await nextFrame();
+    }
+    return { textMs, layoutMs, failures };
+  }
+
+  /**
+   * One click for the round trip: click the row at `rank` and wait for the server's OK to
+   * the PATCH-DOC it caused (needs WS_HOOK_JS). Returns the click's time on the system
+   * clock (ms since the epoch), the times from the click to the PATCH sent and to the OK
+   * received, and the state the PATCH carried.
+   */
+  async function roundTrip(rank, timeoutMs = 5000) {
+    const ws = window.__benchWs;
+    const button = deepAll(".rl-activate")[rank - 1];
+    const mark = ws.sent.length;
+    const t0 = performance.now();
+    button.click();
+    const patch = await until(() => ws.sent.slice(mark).find((m) => m.msgtype === "PATCH-DOC" && m.state), timeoutMs, "the PATCH-DOC");
+    const ackAt = await until(() => ws.oks.get(patch.msgid), timeoutMs, "the OK");
+    return { t0Epoch: performance.timeOrigin + t0 + clockOffset(), sentMs: patch.t - t0, ackMs: ackAt - t0, state: patch.state };
+  }
+
+  let offset = null;
+  /**
+   * What to add to timeOrigin + performance.now() to get the system clock (Date.now()).
+   * Date.now() ticks in whole milliseconds, so (Date.now() + 0.5) minus the fine clock,
+   * averaged over some 30 ms of readings, gives the offset to well under a millisecond.
+   */
+  function clockOffset() {
+    if (offset !== null) return offset;
+    let sum = 0;
+    let n = 0;
+    const end = performance.now() + 30;
+    while (performance.now() < end) {
+      sum += Date.now() + 0.5 - (performance.timeOrigin + performance.now());
+      n++;
+    }
+    return (offset = sum / n);
+  }
+
+  window.__bench = { deepAll, ready, clicks, roundTrip, clockOffset };
+})();
+"""
+
+# Init script for the round trip: timestamps Bokeh's protocol frames in the page. A
+# Bokeh message is a header frame ({"msgid", "msgtype", "reqid"?}), a metadata frame and
+# a content frame; only short frames are parsed, so the document itself never is.
+WS_HOOK_JS = r"""
+(() => {
+  const ws = (window.__benchWs = { sent: [], oks: new Map() });
+  const Native = window.WebSocket;
+  const header = (data) => {
+    if (typeof data !== "string" || data.length > 400 || !data.includes('"msgtype"')) return null;
+    try { return JSON.parse(data); } catch { return null; }
+  };
+  class Timed extends Native {
+    constructor(...args) {
+      super(...args);
+      // Added before BokehJS sets onmessage, so it runs first.
+      this.addEventListener("message", (event) => {
+        const now = performance.now();
+        const h = header(event.data);
+        if (h && h.msgtype === "OK" && h.reqid) ws.oks.set(h.reqid, now);
+      });
+    }
+    send(data) {
+      const now = performance.now();
+      const h = header(data);
+      if (h) {
+        ws.sent.push({ t: now, msgid: h.msgid, msgtype: h.msgtype, state: null });
+      } else if (typeof data === "string" && data.length < 4000 && data.startsWith('{"events"')) {
+        // The content of the PATCH just announced: keep the figure state it sends.
+        try {
+          const change = JSON.parse(data).events.find((e) => e.kind === "ModelChanged" && e.attr === "state");
+          const last = ws.sent[ws.sent.length - 1];
+          if (change && last) last.state = Object.fromEntries(change.new.entries);
+        } catch {}
+      }
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Timed;
+})();
+"""
+
+# Init script for time to interactive: watch every shadow root as it is attached; once a
+# root holds metrics text and rows, click a row and, if the text changed, note the time.
+# Then every observer is dropped, so the rest of the page runs unwatched.
+TTI_HOOK_JS = r"""
+(() => {
+  const RANK = 2; // figure 1: flips rank 2 (P@k changes); figure 2: promotes rank 2 (DCG changes)
+  const tti = (window.__benchTti = { ready: null, misses: 0 });
+  const observers = [];
+  const check = (root) => {
+    if (tti.ready !== null) return;
+    const formulas = [...root.querySelectorAll(".metric-formula")];
+    const buttons = root.querySelectorAll(".rl-activate");
+    if (!formulas.length || buttons.length < RANK) return;
+    const text = () => formulas.map((el) => el.textContent).join("\n");
+    const before = text();
+    if (!before.trim()) return;
+    buttons[RANK - 1].click(); // the figures redraw synchronously in the click handler
+    if (text() === before) { tti.misses++; return; }
+    tti.ready = performance.now();
+    for (const observer of observers) observer.disconnect();
+  };
+  const watch = (root) => {
+    const observer = new MutationObserver(() => check(root));
+    observer.observe(root, { childList: true, subtree: true, characterData: true });
+    observers.push(observer);
+  };
+  watch(document);
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    if (tti.ready === null) watch(root);
+    return root;
+  };
+})();
+"""
+
+# The probe installed in the served process as sitecustomize.py (round trip only).
+PROBE_SOURCE = '''\
+"""Installed by explainer.bench in the server it starts: report each figure state change over UDP.
+
+Figure._pull is where a value from the browser reaches the FigureState (after Panel's
+debounce); the report is sent right after, with the wall-clock time and the new state.
+"""
+import json
+import os
+import socket
+import time
+
+from explainer.figures import base
+
+_host, _port = os.environ["{env}"].rsplit(":", 1)
+_address = (_host, int(_port))
+_socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+_pull = base.Figure._pull
+
+
+def _reporting_pull(self, event):
+    _pull(self, event)
+    report = {{"t": time.time(), "state": self.state.to_dict()}}
+    _socket.sendto(json.dumps(report).encode(), _address)
+
+
+base.Figure._pull = _reporting_pull
+'''.format(env=PROBE_ENV)
+
+
+# --------------------------------------------------------------------------------------
+# The server under test
+# --------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``python -m explainer.cli serve`` in a subprocess on a free port; with ``probe``, the state probe installed."""
+
+    def __init__(self, workdir: Path, probe: tuple[str, int] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = workdir / f"server-{self.port}.log"
+        env = dict(os.environ)
+        if probe:
+            probe_dir = workdir / "probe"
+            probe_dir.mkdir(exist_ok=True)
+            (probe_dir / "sitecustomize.py").write_text(PROBE_SOURCE, encoding="utf-8")
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(probe_dir), env.get("PYTHONPATH")]))
+            env[PROBE_ENV] = f"{probe[0]}:{probe[1]}"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Wait until the server answers, or raise with its log."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/binary", timeout=5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
+
+    def rss_mb(self) -> float:
+        import psutil
+
+        return psutil.Process(self.process.pid).memory_info().rss / 2**20
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+class ProbeListener:
+    """The UDP socket the server's probe reports to; yields the reports about the measured page."""
+
+    def __init__(self):
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        # Under load a hundred sessions report every second; keep a backlog's worth.
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 * 2**20)
+        self.socket.bind(("127.0.0.1", 0))
+        self.address = self.socket.getsockname()
+
+    def drain(self) -> None:
+        """Drop every report received so far."""
+        self.socket.setblocking(False)
+        try:
+            while True:
+                self.socket.recv(65536)
+        except BlockingIOError:
+            pass
+        finally:
+            self.socket.setblocking(True)
+
+    def wait_for(self, state: dict[str, Any], not_before: float, timeout: float) -> float | None:
+        """The time (s since the epoch) of the first report of ``state`` at or after ``not_before``, or None."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            self.socket.settimeout(left)
+            try:
+                report = json.loads(self.socket.recv(65536))
+            except (socket.timeout, TimeoutError):
+                return None
+            if report["state"] == state and report["t"] >= not_before:
+                return report["t"]
+        return None
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+# --------------------------------------------------------------------------------------
+# Sessions without a browser: Bokeh's protocol over a websocket
+# --------------------------------------------------------------------------------------
+
+# What BokehJS sends right after it pulled the document: Panel's BrowserInfo values
+# (as headless Chromium reports them), then the document_ready event.
+BROWSER_INFO = (
+    ("dark_mode", False),
+    ("device_pixel_ratio", 1),
+    ("language", "en-US"),
+    ("webdriver", True),
+    ("timezone", "UTC"),
+    ("timezone_offset", 0),
+    ("webgl", True),
+)
+DOCUMENT_READY = {
+    "kind": "MessageSent",
+    "msg_type": "bokeh_event",
+    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
+}
+
+
+def _models(node: Any):
+    """Every serialized Bokeh model object in a PULL-DOC-REPLY's document, depth first."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "attributes" in node:
+            yield node
+        for value in node.values():
+            yield from _models(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _models(value)
+
+
+def _decode_map(value: Any) -> dict[str, Any]:
+    return dict(value["entries"]) if isinstance(value, dict) and value.get("type") == "map" else value
+
+
+class BokehClient:
+    """One session of figure 1, opened and clicked as BokehJS does it, with no browser.
+
+    It fetches the page (the server builds the session's document), connects the
+    websocket with the page's token, pulls the document, sends the browser's start-up
+    messages, and then, per click, a PATCH-DOC of the figure's new state, waiting for the
+    server's OK. Rows flip as in binary.js.
+    """
+
+    def __init__(self, base_url: str, path: str = "/binary"):
+        self.base_url = base_url
+        self.path = path
+        self.ws = None
+        self.waiters: dict[str, asyncio.Future] = {}
+        self.acked = asyncio.Event()
+        self.state_model: str | None = None
+        self.state: dict[str, Any] = {}
+        self.ack_ms: list[float] = []
+        self.failures = 0
+        self._reader: asyncio.Task | None = None
+
+    async def open(self, timeout: float = 120.0) -> None:
+        from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
+        token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
+        request = HTTPRequest(
+            "ws" + self.base_url.removeprefix("http") + self.path + "/ws",
+            headers={"Origin": self.base_url},
+            connect_timeout=timeout,
+            request_timeout=timeout,
+        )
+        self.ws = await websocket_connect(request, subprotocols=["bokeh", token], max_message_size=2**28)
+        # Like a browser's: small frames leave at once rather than after the previous one's ACK.
+        self.ws.protocol.stream.set_nodelay(True)
+        self._reader = asyncio.ensure_future(self._read())
+        await asyncio.wait_for(self.acked.wait(), timeout)
+        _, reply = await self.send("PULL-DOC-REQ", {}, timeout)
+        models = list(_models(reply["doc"]))
+        view = next(m for m in models if {"state", "titles"} <= set(m["attributes"]))
+        info = next(m for m in models if m.get("name", "").endswith("BrowserInfo"))
+        self.state_model = view["id"]
+        self.state = _decode_map(view["attributes"]["state"])
+        sends = [self.send("PATCH-DOC", self._change(info["id"], attr, value)) for attr, value in BROWSER_INFO]
+        sends.append(self.send("PATCH-DOC", {"events": [DOCUMENT_READY]}))
+        await asyncio.wait_for(asyncio.gather(*sends), timeout)
+
+    @staticmethod
+    def _change(model: str, attr: str, new: Any) -> dict[str, Any]:
+        return {"events": [{"kind": "ModelChanged", "model": {"id": model}, "attr": attr, "new": new}]}
+
+    async def click(self, rank: int, timeout: float = 30.0) -> None:
+        """Flip the row at ``rank`` (1-based) and send the new state; record the time to the OK."""
+        relevant = list(self.state["relevant"])
+        relevant[rank - 1] = not relevant[rank - 1]
+        missed = min(max(self.state["missed"] + (-1 if relevant[rank - 1] else 1), 0), 12)
+        self.state = {**self.state, "relevant": relevant, "missed": missed}
+        entries = [["relevant", relevant], ["k", self.state["k"]], ["missed", missed]]
+        start = time.perf_counter()
+        try:
+            await self.send("PATCH-DOC", self._change(self.state_model, "state", {"type": "map", "entries": entries}), timeout)
+            self.ack_ms.append((time.perf_counter() - start) * 1000)
+        except (asyncio.TimeoutError, ConnectionError):
+            self.failures += 1
+
+    async def send(self, msgtype: str, content: dict, timeout: float = 30.0):
+        """Send one message and wait for the reply to it: its (header, content), content None for an OK."""
+        msgid = uuid.uuid4().hex
+        reply = asyncio.get_running_loop().create_future()
+        self.waiters[msgid] = reply
+        frames = ({"msgid": msgid, "msgtype": msgtype}, {}, content)
+        # All three frames are queued before any await, so messages sent concurrently never interleave.
+        writes = [self.ws.write_message(json.dumps(frame, separators=(",", ":"))) for frame in frames]
+        try:
+            await asyncio.gather(*writes)
+            return await asyncio.wait_for(reply, timeout)
+        finally:
+            self.waiters.pop(msgid, None)
+
+    async def _read(self) -> None:
+        """Read whole messages (header, metadata, content, buffers) and hand replies to their waiters."""
+        while True:
+            frame = await self.ws.read_message()
+            if frame is None:
+                break
+            header = json.loads(frame)
+            metadata = await self.ws.read_message()
+            content = await self.ws.read_message()
+            for _ in range(2 * header.get("num_buffers", 0)):
+                await self.ws.read_message()
+            if metadata is None or content is None:
+                break
+            if header["msgtype"] == "ACK":
+                self.acked.set()
+            waiter = self.waiters.get(header.get("reqid"))
+            if waiter and not waiter.done():
+                if header["msgtype"] == "ERROR":
+                    waiter.set_exception(ConnectionError(content))
+                else:
+                    waiter.set_result((header, json.loads(content) if header["msgtype"] != "OK" else None))
+        for waiter in self.waiters.values():
+            if not waiter.done():
+                waiter.set_exception(ConnectionError("websocket closed"))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+        if self._reader is not None:
+            try:
+                await asyncio.wait_for(self._reader, 10)
+            except (asyncio.TimeoutError, ConnectionError):
+                self._reader.cancel()
+
+
+class SessionPool:
+    """Browserless sessions of one server, run by an asyncio loop in a thread of this process."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.clients: list[BokehClient] = []
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="bench-sessions", daemon=True)
+        self.thread.start()
+        self._stop: asyncio.Event | None = None
+        self._clicking: list[asyncio.Future] = []
+
+    def _run(self, coroutine, timeout: float):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def open(self, count: int, timeout: float = 600.0) -> None:
+        """Open ``count`` more sessions, a few at a time as a class arriving would."""
+
+        async def open_all():
+            gate = asyncio.Semaphore(4)
+
+            async def one():
+                async with gate:
+                    client = BokehClient(self.base_url)
+                    await client.open()
+                    self.clients.append(client)
+
+            await asyncio.gather(*(one() for _ in range(count)))
+
+        self._run(open_all(), timeout)
+
+    def start_clicking(self, interval: float, seed: int = 7) -> None:
+        """Every session clicks a random row, then pauses 0.5 to 1.5 times ``interval``, until stopped."""
+
+        async def start():
+            self._stop = asyncio.Event()
+            for i, client in enumerate(self.clients):
+                self._clicking.append(asyncio.ensure_future(self._click_loop(client, interval, random.Random(seed + i))))
+
+        self._run(start(), 30)
+
+    async def _click_loop(self, client: BokehClient, interval: float, rng: random.Random) -> None:
+        await asyncio.sleep(rng.uniform(0, interval))  # spread the sessions' clicks over time
+        while not self._stop.is_set():
+            await client.click(rng.randint(1, 12))
+            try:
+                await asyncio.wait_for(self._stop.wait(), rng.uniform(0.5, 1.5) * interval)
+            except asyncio.TimeoutError:
+                pass
+
+    def stop_clicking(self) -> dict[str, Any]:
+        """Stop the clicks; returns the server's OK times and failures seen by these sessions."""
+
+        async def stop():
+            self._stop.set()
+            await asyncio.gather(*self._clicking, return_exceptions=True)
+            self._clicking = []
+
+        self._run(stop(), 60)
+        acks = [ms for client in self.clients for ms in client.ack_ms]
+        return {"clicks": len(acks), "ack_ms": summarize(acks), "failures": sum(c.failures for c in self.clients)}
+
+    def close_all(self) -> None:
+        async def close():
+            await asyncio.gather(*(client.close() for client in self.clients), return_exceptions=True)
+
+        self._run(close(), 120)
+        self.clients = []
+
+    def shutdown(self) -> None:
+        if self.clients:
+            self.close_all()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+
+# --------------------------------------------------------------------------------------
+# Measurements
+# --------------------------------------------------------------------------------------
+
+# The figures' click measurements: which rows to click and which text must change.
+BINARY = {"ranks": list(range(1, 13)), "watch": ".metric-formula", "promote": False}
+NDCG = {"ranks": list(range(2, 9)), "watch": ".metric-ndcgText .metric-formula", "promote": True}
+REFERENCE = {"ranks": list(range(1, 6)), "watch": ".metric-formula", "promote": False}
+
+
+def _open(browser, url: str, init_scripts: tuple[str, ...] = ()):
+    """A page in a fresh context with the harness (and ``init_scripts``), loaded and drawn."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    for script in (HARNESS_JS, *init_scripts):
+        context.add_init_script(script=script)
+    page = context.new_page()
+    page.goto(url, timeout=120_000)
+    page.wait_for_function("() => window.__bench.ready()", polling=50, timeout=120_000)
+    page.wait_for_timeout(500)  # let start-up messages and deferred work settle
+    return context, page
+
+
+def measure_clicks(browser, url: str, target: dict[str, Any], config: Config) -> dict[str, Any]:
+    """Click-to-updated-metrics times on one page, measured in the page."""
+    context, page = _open(browser, url)
+    try:
+        result = page.evaluate(
+            "(options) => window.__bench.clicks(options)",
+            {**target, "count": config.clicks, "warmup": config.warmup_clicks},
+        )
+    finally:
+        context.close()
+    return {
+        "url": url,
+        "text_ms": summarize(result["textMs"]),
+        "layout_ms": summarize(result["layoutMs"]),
+        "failures": result["failures"],
+    }
+
+
+def measure_tti(browser, url: str, loads: int) -> dict[str, Any]:
+    """Time from navigation to an interactive figure over ``loads`` first visits."""
+    ready, dom_loaded, misses = [], [], 0
+    for _ in range(loads):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_init_script(script=TTI_HOOK_JS)
+        page = context.new_page()
+        try:
+            page.goto(url, wait_until="commit", timeout=120_000)
+            page.wait_for_function("() => window.__benchTti && window.__benchTti.ready !== null", polling=100, timeout=120_000)
+            result = page.evaluate(
+                "() => ({ ready: __benchTti.ready, misses: __benchTti.misses,"
+                " dcl: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? null })"
+            )
+        finally:
+            context.close()
+        ready.append(result["ready"])
+        misses += result["misses"]
+        if result["dcl"]:
+            dom_loaded.append(result["dcl"])
+    return {"url": url, "ms": summarize(ready), "dom_content_loaded_ms": summarize(dom_loaded), "clicks_without_change": misses}
+
+
+def measure_round_trip(browser, server: Server, probe: ProbeListener, clicks: int, warmup: int) -> dict[str, Any]:
+    """Click to OK received and to Python's FigureState changed, on one browser page of ``server``."""
+    context, page = _open(browser, f"{server.url}/binary?k={MEASURED_K}", (WS_HOOK_JS,))
+    ack, python, both = [], [], []
+    sent, failures = [], 0
+    try:
+        for i in range(warmup + clicks):
+            probe.drain()
+            try:
+                click = page.evaluate("(rank) => window.__bench.roundTrip(rank)", i % 12 + 1)
+            except Exception as error:  # a timeout in the page: count it, go on
+                _log(f"round trip click failed: {error}")
+                failures += 1
+                continue
+            if click["state"].get("k") != MEASURED_K:
+                raise RuntimeError(f"the measured page sent k={click['state'].get('k')}, not {MEASURED_K}")
+            changed_at = probe.wait_for(click["state"], (click["t0Epoch"] - 50) / 1000, timeout=5.0)
+            if changed_at is None:
+                failures += 1
+                continue
+            if i < warmup:
+                continue
+            python_ms = changed_at * 1000 - click["t0Epoch"]
+            ack.append(click["ackMs"])
+            sent.append(click["sentMs"])
+            python.append(python_ms)
+            both.append(max(click["ackMs"], python_ms))
+    finally:
+        context.close()
+    return {
+        "click_to_patch_sent_ms": summarize(sent),
+        "ack_ms": summarize(ack),
+        "python_ms": summarize(python),
+        "round_trip_ms": summarize(both),
+        "failures": failures,
+    }
+
+
+def check_probe(browser, server: Server, probe: ProbeListener) -> None:
+    """Fail early, and clearly, if the server's probe does not report."""
+    probe.drain()
+    context, page = _open(browser, f"{server.url}/binary?k={MEASURED_K}", (WS_HOOK_JS,))
+    try:
+        state = page.evaluate("() => window.__benchWs.sent.findLast((m) => m.state)?.state ?? null")
+    finally:
+        context.close()
+    if state is None or probe.wait_for(state, 0, timeout=10.0) is None:
+        raise RuntimeError(f"the state probe in the server did not report; server log:\n{server.log()}")
+
+
+def export_files(workdir: Path) -> subprocess.Popen:
+    """Start ``relevance-explainer export`` into workdir/export."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "explainer.cli", "export", str(workdir / "export")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def measure_memory(server: Server, config: Config) -> dict[str, Any]:
+    """Server RSS idle, with each number of open sessions, and while the sessions expire after closing."""
+    time.sleep(config.settle_s)
+    idle = server.rss_mb()
+    pool = SessionPool(server.url)
+    levels: dict[str, float] = {}
+    try:
+        for level in config.memory_levels:
+            _log(f"memory: opening sessions up to {level}")
+            pool.open(level - len(pool.clients))
+            time.sleep(config.settle_s)
+            levels[str(level)] = round(server.rss_mb(), 1)
+        pool.close_all()
+    finally:
+        pool.shutdown()
+    _log(f"memory: all sessions closed; watching for {config.close_wait_s:.0f} s")
+    series = []
+    start = time.monotonic()
+    step = max(1.0, config.close_wait_s / 12)
+    while (elapsed := time.monotonic() - start) < config.close_wait_s:
+        series.append([round(elapsed, 1), round(server.rss_mb(), 1)])
+        time.sleep(min(step, config.close_wait_s - elapsed))
+    after = server.rss_mb()
+    series.append([round(time.monotonic() - start, 1), round(after, 1)])
+    low, high = config.memory_levels[0], config.memory_levels[-1]
+    return {
+        "idle_mb": round(idle, 1),
+        "sessions_mb": levels,
+        "per_session_mb": round((levels[str(high)] - levels[str(low)]) / max(high - low, 1), 3),
+        "after_close_mb": round(after, 1),
+        "after_close_wait_s": config.close_wait_s,
+        "after_close_series": series,
+    }
+
+
+def machine(browser_version: str) -> dict[str, Any]:
+    """What the numbers were measured on."""
+    import bokeh
+    import panel
+    import psutil
+
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "chromium": browser_version,
+        "python": platform.python_version(),
+        "panel": panel.__version__,
+        "bokeh": bokeh.__version__,
+        "platform": platform.platform(),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Goals and the table
+# --------------------------------------------------------------------------------------
+
+
+def _met(ok: bool | None) -> str:
+    return "-" if ok is None else ("met" if ok else "NOT MET")
+
+
+def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every line of the table: a measure, its median and p95 (or one value), its goal and whether it is met."""
+    rows: list[dict[str, Any]] = []
+
+    def add(measure, median=None, p95=None, value=None, goal="", ok=None, unit="ms"):
+        rows.append({"measure": measure, "median": median, "p95": p95, "value": value, "unit": unit, "goal": goal, "met": ok})
+
+    clicks = results["click_to_update"]
+    reference = clicks["reference"]["text_ms"]["p95"]
+    add("Click -> metrics text changed, reference page (floor)", clicks["reference"]["text_ms"]["median"], reference)
+    for key, label in (
+        ("binary_served", "/binary served"),
+        ("binary_file", "binary.html from file"),
+        ("ndcg_served", "/ndcg served"),
+        ("ndcg_file", "ndcg.html from file"),
+    ):
+        text = clicks[key]["text_ms"]
+        ok = text["p95"] is not None and text["p95"] <= CLICK_P95_MS and clicks[key]["failures"] == 0
+        add(f"Click -> metrics text changed, {label}", text["median"], text["p95"], goal=f"p95 <= {CLICK_P95_MS:g} ms", ok=ok)
+        ratio = text["p95"] / max(reference, 0.1) if text["p95"] is not None and reference is not None else None
+        add(
+            f"  p95 as a multiple of the reference p95",
+            value=None if ratio is None else round(ratio, 1),
+            unit="x",
+            goal=f"<= {CLICK_VS_REFERENCE:g}x",
+            ok=ratio is not None and ratio <= CLICK_VS_REFERENCE,
+        )
+    for key, label in (
+        ("reference", "reference page"),
+        ("binary_served", "/binary served"),
+        ("binary_file", "binary.html from file"),
+        ("ndcg_served", "/ndcg served"),
+        ("ndcg_file", "ndcg.html from file"),
+    ):
+        layout = clicks[key]["layout_ms"]
+        add(f"Click -> text changed + style and layout, {label}", layout["median"], layout["p95"])
+
+    trip = results["round_trip"]
+    for key, label, limit in (
+        ("one_session", "1 session", ROUND_TRIP_ONE_MS),
+        ("concurrent", f"{trip['concurrent']['sessions']} sessions clicking", ROUND_TRIP_MANY_MS),
+    ):
+        part = trip[key]
+        add(f"Round trip, {label}: click -> OK received", part["ack_ms"]["median"], part["ack_ms"]["p95"])
+        add(f"Round trip, {label}: click -> Python state changed", part["python_ms"]["median"], part["python_ms"]["p95"])
+        both = part["round_trip_ms"]
+        ok = both["p95"] is not None and both["p95"] < limit and part["failures"] == 0
+        add(f"Round trip, {label}: both (the later)", both["median"], both["p95"], goal=f"p95 < {limit:g} ms", ok=ok)
+
+    tti = results["time_to_interactive"]
+    for key, label, limit in (
+        ("binary_served", "/binary served", TTI_SERVED_MS),
+        ("ndcg_served", "/ndcg served", TTI_SERVED_MS),
+        ("binary_file", "binary.html from file", None),
+        ("ndcg_file", "ndcg.html from file", None),
+    ):
+        median = tti[key]["ms"]["median"]
+        ok = None if limit is None else (median is not None and median < limit)
+        add(f"Navigation -> interactive, {label}", median, tti[key]["ms"]["p95"], goal=f"median < {limit:g} ms" if limit else "", ok=ok)
+
+    for name, size in results["export_sizes"].items():
+        add(f"Exported file {name}", value=round(size / 1e6, 2), unit="MB", goal="< 3 MB", ok=size < EXPORT_MAX_BYTES)
+
+    memory = results["memory"]
+    add("Server RSS idle (fresh)", value=memory["idle_mb"], unit="MB")
+    for level, mb in memory["sessions_mb"].items():
+        add(f"Server RSS with {level} open session{'s' if level != '1' else ''}", value=mb, unit="MB")
+    levels = list(memory["sessions_mb"])
+    add(
+        f"Server RSS per open session ({levels[0]} -> {levels[-1]})",
+        value=memory["per_session_mb"],
+        unit="MB",
+        goal=f"< {MEMORY_PER_SESSION_MB:g} MB",
+        ok=memory["per_session_mb"] < MEMORY_PER_SESSION_MB,
+    )
+    low, high = memory["sessions_mb"][levels[0]], memory["sessions_mb"][levels[-1]]
+    returned = (high - memory["after_close_mb"]) / (high - low) if high > low else 1.0
+    add(
+        f"Server RSS {memory['after_close_wait_s']:g} s after all closed ({returned:.0%} of the growth returned)",
+        value=memory["after_close_mb"],
+        unit="MB",
+        goal=f">= {MEMORY_RETURNED_SHARE:.0%} of the growth returned",
+        ok=returned >= MEMORY_RETURNED_SHARE,
+    )
+    return rows
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
+
+
+def table(results: dict[str, Any]) -> str:
+    """The report: the machine, then one table of every measure against its goal."""
+    m = results["machine"]
+    lines = [
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GiB RAM; Chromium {m['chromium']}; "
+        f"Python {m['python']}, Panel {m['panel']}, Bokeh {m['bokeh']}; load average at start {m['load_average_at_start'][0]}",
+        f"Counts: {results['config']['clicks']} clicks per page after {results['config']['warmup_clicks']} warm-up, "
+        f"{results['config']['round_trip_clicks']} round trips, {results['config']['loads']} loads per page (fresh context each); "
+        "times in ms, measured in the page",
+        "",
+    ]
+    header = ("Measure", "median", "p95/value", "goal", "result")
+    body = []
+    for row in results["goals"]:
+        if row["unit"] != "ms":  # a single value, with its unit
+            median, p95 = "", f"{_number(row['value'])} {row['unit']}"
+        else:
+            median, p95 = _number(row["median"]), _number(row["p95"])
+        body.append((row["measure"], median, p95, row["goal"], _met(row["met"]) if row["goal"] else ""))
+    widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
+    fmt = f"{{:<{widths[0]}}}  {{:>{widths[1]}}}  {{:>{widths[2]}}}  {{:<{widths[3]}}}  {{}}"
+    lines.append(fmt.format(*header))
+    lines.append("-" * (sum(widths) + 8 + 6))
+    lines += [fmt.format(*row).rstrip() for row in body]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# The run
+# --------------------------------------------------------------------------------------
+
+
+def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[str, Any]:
+    """Run every measurement, print the table, write the JSON to ``out``; returns the results."""
+    from playwright.sync_api import sync_playwright
+
+    from explainer.browser import launch_args
+
+    started = time.monotonic()
+    results: dict[str, Any] = {"config": asdict(config)}
+    with tempfile.TemporaryDirectory(prefix="explainer-bench-") as tmp:
+        workdir = Path(tmp)
+        probe = ProbeListener()
+        # Everything that only waits starts at once: the export, the measured server, and
+        # the memory server (kept idle until its turn, so it is fresh).
+        exporting = export_files(workdir)
+        server = Server(workdir, probe=probe.address)
+        memory_server = Server(workdir)
+        pool = None
+        try:
+            server.wait_ready()
+            memory_server.wait_ready()
+            if exporting.wait(timeout=300) != 0:
+                raise RuntimeError(f"relevance-explainer export failed:\n{exporting.stderr.read()}")
+            export_dir = workdir / "export"
+            results["export_sizes"] = {p.name: p.stat().st_size for p in sorted(export_dir.glob("*.html"))}
+
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(**launch_args())
+                results["machine"] = machine(browser.version)
+
+                _log("click to updated metrics")
+                pages = {
+                    "reference": (REFERENCE_PAGE.as_uri(), REFERENCE),
+                    "binary_served": (f"{server.url}/binary", BINARY),
+                    "binary_file": ((export_dir / "binary.html").as_uri(), BINARY),
+                    "ndcg_served": (f"{server.url}/ndcg", NDCG),
+                    "ndcg_file": ((export_dir / "ndcg.html").as_uri(), NDCG),
+                }
+                results["click_to_update"] = {
+                    key: measure_clicks(browser, url, target, config) for key, (url, target) in pages.items()
+                }
+
+                _log("time to interactive")
+                results["time_to_interactive"] = {
+                    key: measure_tti(browser, pages[key][0], config.loads)
+                    for key in ("binary_served", "ndcg_served", "binary_file", "ndcg_file")
+                }
+
+                _log("round trip, one session")
+                check_probe(browser, server, probe)
+                warmup = min(config.warmup_clicks, 10)
+                one = measure_round_trip(browser, server, probe, config.round_trip_clicks, warmup)
+                one["sessions"] = 1
+
+                background = config.concurrent_sessions - 1
+                _log(f"round trip, {config.concurrent_sessions} sessions: opening {background} background sessions")
+                pool = SessionPool(server.url)
+                pool.open(background)
+                pool.start_clicking(config.background_click_interval_s)
+                cpu_before = _cpu_seconds(server)
+                clock = time.monotonic()
+                many = measure_round_trip(browser, server, probe, config.round_trip_clicks, warmup)
+                many["server_cpu_percent"] = round(100 * (_cpu_seconds(server) - cpu_before) / (time.monotonic() - clock), 1)
+                many["sessions"] = config.concurrent_sessions
+                many["background"] = {
+                    "sessions": background,
+                    "click_interval_s": config.background_click_interval_s,
+                    **pool.stop_clicking(),
+                }
+                pool.shutdown()
+                pool = None
+                results["round_trip"] = {"one_session": one, "concurrent": many}
+                browser.close()
+
+            server.stop()  # the memory server gets the machine to itself
+            _log("server memory")
+            results["memory"] = measure_memory(memory_server, config)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+            server.stop()
+            memory_server.stop()
+            if exporting.poll() is None:
+                exporting.kill()
+            probe.close()
+
+    results["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    results["duration_s"] = round(time.monotonic() - started, 1)
+    results["goals"] = goals(results)
+    print(table(results))
+    if out is not None:
+        out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        _log(f"wrote {out}")
+    return results
+
+
+def _cpu_seconds(server: Server) -> float:
+    import psutil
+
+    times = psutil.Process(server.process.pid).cpu_times()
+    return times.user + times.system

@@ -1,0 +1,95 @@
+"""Figure 4: unjudged documents. Some results carry no judgment ("?"); every measure counts them
+as not relevant, so a system that finds documents nobody judged is scored too low."""
+
+from __future__ import annotations
+
+import param
+
+from explainer import metrics
+from explainer.figures.base import Count, Figure, FigureState, FigureView
+from explainer.figures.ndcg import MAX_GRADE, Grades
+
+# A new system's top ten for "cracked bracket": the grade a judge gives each result once asked.
+ARTICLE_GRADES = (3, 2, 3, 0, 2, 1, 3, 0, 1, 2)
+# Three of the ten were never judged (near the 31.8% of TAS-B's top ten on TREC-COVID in BEIR).
+ARTICLE_UNJUDGED_RANKS = (2, 3, 7)
+# Documents judged for the query that this system did not return (found by the systems judged earlier).
+OUTSIDE_JUDGED = (3, 2, 2, 1, 0, 0)
+
+RESULT_COUNT = len(ARTICLE_GRADES)
+POLICIES = ("nonrelevant", "condensed")
+
+TITLES = (
+    "Supplier notice: bracket P/N 7731-B cracks under cyclic load",
+    "Engineering query 212: crack growth rate in 7731-B brackets",
+    "Field report: two cracked mount brackets found at line check",
+    "Work order 4502: repaint wing root fairing",
+    "Maintenance log: crack found on engine mount bracket",
+    "Drawing: engine mount bracket, revision C",
+    "Fatigue test summary: bracket fails at 41,000 cycles",
+    "Training slides: torque wrench calibration",
+    "Parts catalogue: mount brackets and bushings",
+    "Maintenance log: bracket re-torqued after crack check",
+)
+
+
+class UnjudgedState(FigureState):
+    """What the reader of figure 4 changes: grades, which results are judged, the cutoff, and the two controls."""
+
+    fields = ("grades", "judged", "k", "unjudged_as", "reveal")
+
+    grades = Grades(
+        default=list(ARTICLE_GRADES),
+        item_type=int,
+        bounds=(RESULT_COUNT, RESULT_COUNT),
+        doc="The grade a judge gives each result, rank 1 first, known or not yet.",
+    )
+    judged = param.List(
+        default=[rank not in ARTICLE_UNJUDGED_RANKS for rank in range(1, RESULT_COUNT + 1)],
+        item_type=bool,
+        bounds=(RESULT_COUNT, RESULT_COUNT),
+        doc="Whether each result has been judged.",
+    )
+    k = Count(default=RESULT_COUNT, bounds=(1, RESULT_COUNT), doc="The cutoff.")
+    unjudged_as = param.Selector(
+        default="nonrelevant",
+        objects=list(POLICIES),
+        doc="nonrelevant: an unjudged result counts as not relevant (what trec_eval and every tool do); "
+        "condensed: unjudged results are left out and the rest move up.",
+    )
+    reveal = param.Boolean(default=False, doc="Show and use the grades a judge later gives the unjudged results.")
+
+    @property
+    def scored_grades(self) -> list[int | None]:
+        """The list as the measures see it: None for an unjudged result, unless revealed."""
+        return [g if (j or self.reveal) else None for g, j in zip(self.grades, self.judged)]
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Judged@k, P@k and NDCG@k under the current controls, from the metrics core."""
+        scored = self.scored_grades
+        judged_pool = [g for g in scored if g is not None] + list(OUTSIDE_JUDGED)
+        ranked = [g for g in scored if g is not None] if self.unjudged_as == "condensed" else scored
+        top = scored[: self.k]
+        return {
+            "judged": sum(g is not None for g in top) / self.k,
+            "precision": metrics.precision_at_k(ranked, self.k),
+            "ndcg": metrics.ndcg_at_k(ranked, self.k, "exponential", judged=judged_pool),
+        }
+
+
+class UnjudgedView(FigureView):
+    """Figure 4 in the browser."""
+
+    titles = param.List(default=list(TITLES), item_type=str, constant=True)
+    outside = param.List(default=list(OUTSIDE_JUDGED), item_type=int, constant=True)
+    max_grade = param.Integer(default=MAX_GRADE, constant=True)
+
+    _esm = "unjudged.js"
+
+
+class UnjudgedFigure(Figure):
+    """Figure 4: results nobody judged count as not relevant; reveal their grades and watch NDCG rise."""
+
+    state_class = UnjudgedState
+    view_class = UnjudgedView
