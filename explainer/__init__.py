@@ -5,6 +5,7 @@ from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.figures.queries import QueriesFigure, QueriesState
 from explainer.figures.unjudged import UnjudgedFigure, UnjudgedState
+from explainer.figures.which_measure import WhichMeasureFigure, WhichMeasureState
 
 __all__ = [
     "BinaryFigure",
@@ -15,5 +16,7 @@ __all__ = [
     "QueriesState",
     "UnjudgedFigure",
     "UnjudgedState",
+    "WhichMeasureFigure",
+    "WhichMeasureState",
     "metrics",
 ]

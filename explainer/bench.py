@@ -111,7 +111,7 @@ QUICK = Config(
     clicks=10,
     warmup_clicks=2,
     round_trip_clicks=10,
-    loads=2,
+    loads=1,
     concurrent_sessions=2,
     memory_levels=(1, 2),
     settle_s=0.5,
@@ -119,9 +119,12 @@ QUICK = Config(
 )
 
 
+_STARTED = time.monotonic()
+
+
 def _log(message: str) -> None:
     """Progress goes to stderr, so stdout holds only the table."""
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
+    print(f"[bench {time.monotonic() - _STARTED:6.1f} s] {message}", file=sys.stderr, flush=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -568,7 +571,8 @@ class BokehClient:
         await asyncio.wait_for(self.acked.wait(), timeout)
         _, reply = await self.send("PULL-DOC-REQ", {}, timeout)
         models = list(_models(reply["doc"]))
-        view = next(m for m in models if {"state", "titles"} <= set(m["attributes"]))
+        # The figure's data model: the one holding `state` (with the relevance of each row).
+        view = next(m for m in models if "relevant" in _decode_map(m["attributes"].get("state", {})))
         info = next(m for m in models if m.get("name", "").endswith("BrowserInfo"))
         self.state_model = view["id"]
         self.state = _decode_map(view["attributes"]["state"])
@@ -1058,9 +1062,11 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
         try:
             server.wait_ready()
             memory_server.wait_ready()
+            _log("servers up")
             if exporting.wait(timeout=300) != 0:
                 raise RuntimeError(f"relevance-explainer export failed:\n{exporting.stderr.read()}")
             export_dir = workdir / "export"
+            _log("exported")
             results["export_sizes"] = {p.name: p.stat().st_size for p in sorted(export_dir.glob("*.html"))}
 
             with sync_playwright() as playwright:

@@ -80,6 +80,7 @@ def save_standalone(obj: Any, path: str | Path, title: str) -> Path:
         root = pn.panel(obj).get_root(doc, Comm())
     doc.add_root(root)
     _inline_stylesheets(root)
+    _declare_import_maps_once(root)
     save(
         doc,
         path,
@@ -118,6 +119,26 @@ def _inline_stylesheets(root: Model) -> None:
     for model in root.select({"type": UIElement}):
         if model.stylesheets:
             model.stylesheets = [inline(sheet) for sheet in model.stylesheets]
+
+
+def _declare_import_maps_once(root: Model) -> None:
+    """Keep each distinct import map on one component only; the others drop their copy.
+
+    Every figure carries the import map of the modules it imports (the metrics core
+    and the figure kit, inlined as ``data:`` URLs, about 17 kB each figure), and Bokeh
+    stores each model's copy. In the browser an import map is global: Panel declares
+    each component's map when the document's models initialize, all before any module
+    is imported, so one declaration serves every figure of the page.
+    """
+    declared: set[str] = set()
+    for model in sorted(root.references(), key=lambda m: m.id):
+        importmap = getattr(model, "importmap", None)
+        if not importmap:
+            continue
+        key = repr(sorted((kind, sorted(entries.items())) for kind, entries in importmap.items()))
+        if key in declared:
+            model.importmap = {}
+        declared.add(key)
 
 
 def _inline_stylesheet(url: str) -> InlineStyleSheet:

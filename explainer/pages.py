@@ -18,6 +18,7 @@ from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.figures.queries import QueriesFigure, QueriesState
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
+from explainer.figures.which_measure import WhichMeasureFigure
 from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -29,6 +30,7 @@ TITLE = "How good is this ranking? Search relevance measures, explained"
 BINARY_CAPTION = "Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff."
 NDCG_CAPTION = "Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order."
 QUERIES_CAPTION = "Many queries: each bar is one query's score, the lines are the mean and the median."
+WHICH_CAPTION = "Choose a measure to see two lists it cannot tell apart, while other measures can."
 UNJUDGED_CAPTION = "Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades."
 
 # One entry per figure page: route name -> (title, caption, figure class).
@@ -37,6 +39,7 @@ FIGURE_PAGES = {
     "ndcg": ("NDCG: graded relevance and position", NDCG_CAPTION, NdcgFigure),
     "queries": ("MRR and MAP: what a mean over queries hides", QUERIES_CAPTION, QueriesFigure),
     "unjudged": ("Unjudged documents count as not relevant", UNJUDGED_CAPTION, UnjudgedFigure),
+    "which-measure": ("Which measure answers which question", WHICH_CAPTION, WhichMeasureFigure),
 }
 
 
@@ -126,12 +129,6 @@ def _queries_numbers() -> dict[str, str]:
     }
 
 
-def measures_table() -> str:
-    """The table of measures, questions and blind spots, as Markdown."""
-    rows = [f"| {m.name} | {m.question} | {m.blind_to} |" for m in MEASURES]
-    return "\n".join(["| Measure | The question it answers | Blind to |", "|---|---|---|", *rows])
-
-
 def choose_list() -> str:
     """When to reach for each measure, as a Markdown list."""
     return "\n".join(f"- **{m.name}**: {m.use_when}" for m in MEASURES)
@@ -148,10 +145,10 @@ def _figure_links(name: str, exported: bool) -> pn.pane.Markdown:
 def story_page(exported: bool = False):
     """The story page: the text with both figures in their places."""
     text = STORY.format_map(story_numbers())
-    text = text.replace("<!-- table:measures -->", measures_table()).replace("<!-- list:choose -->", choose_list())
+    text = text.replace("<!-- list:choose -->", choose_list())
     parts = []
-    for chunk in re.split(r"(<!-- figure:\w+ -->)", text):
-        marker = re.fullmatch(r"<!-- figure:(\w+) -->", chunk)
+    for chunk in re.split(r"(<!-- figure:[\w-]+ -->)", text):
+        marker = re.fullmatch(r"<!-- figure:([\w-]+) -->", chunk)
         if marker:
             name = marker.group(1)
             parts += [FIGURE_PAGES[name][2](), _figure_links(name, exported)]

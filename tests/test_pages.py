@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from conftest import Server
 from explainer import metrics
 from explainer.cli import main as cli_main
-from explainer.pages import BINARY_CAPTION, NDCG_CAPTION
+from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION
 
 pytestmark = pytest.mark.browser
 
@@ -37,12 +37,36 @@ P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
 
 
-@pytest.mark.parametrize("path", ["/", "/binary", "/ndcg"])
-def test_every_page_loads_without_console_errors(page, server, path):
+# For each figure: something to click, and the text that click must change.
+PROBES = {
+    "binary": ('.fig-binary .rl-row[data-rank="2"] button', ".fig-binary .metric-formula"),
+    "ndcg": ('.fig-ndcg .rl-row[data-rank="2"] button', ".fig-ndcg .metric-formula"),
+    "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
+    "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
+    "which-measure": (".fig-which .which-list[data-list=b] .which-cell[data-rank='1']", ".fig-which .which-compare tbody"),
+}
+
+
+def test_every_figure_page_has_a_probe():
+    assert set(PROBES) == set(FIGURE_PAGES)
+
+
+def click_changes(page, name: str, timeout: float = 5_000) -> None:
+    """Click the figure's probe and expect its watched text to change."""
+    target, watched = PROBES[name]
+    text = page.locator(watched).first
+    expect(text).to_be_visible(timeout=timeout)
+    before = text.inner_text()
+    page.locator(target).first.click()
+    expect(text).not_to_have_text(before)
+
+
+@pytest.mark.parametrize("path", ["/", *(f"/{name}" for name in FIGURE_PAGES)])
+def test_every_page_loads_without_console_errors_and_its_figures_respond(page, server, path):
     errors = watch_errors(page)
     page.goto(server.url + path)
-    expect(page.locator(".metric-formula").first).to_be_visible()
-    expect(page.locator(".rl-row").first).to_be_visible()
+    for name in PROBES if path == "/" else [path[1:]]:
+        click_changes(page, name)
     assert errors == []
 
 
@@ -220,17 +244,14 @@ def offline(context) -> list[str]:
     return asked
 
 
-@pytest.mark.parametrize("name", ["index", "binary", "ndcg"])
+@pytest.mark.parametrize("name", ["index", *FIGURE_PAGES])
 def test_each_exported_page_works_from_disk_with_no_request(context, page, exported, name):
     asked = offline(context)
     errors = watch_errors(page)
     url = (exported / f"{name}.html").as_uri()
     page.goto(url)
-    target = page.locator(".metric-formula").first
-    expect(target).to_be_visible(timeout=30_000)
-    before = target.inner_text()
-    page.locator('.rl-row[data-rank="2"] button').first.click()
-    expect(target).not_to_have_text(before)
+    for figure in PROBES if name == "index" else [name]:
+        click_changes(page, figure, timeout=30_000)
     assert [a for a in asked if not a.startswith(("data:", "blob:")) and a != url] == []
     assert errors == []
 

@@ -26,9 +26,34 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent
 
 
+def module_source(path: Path) -> str:
+    """A JavaScript module's source without its comment lines and indentation.
+
+    Every figure on a page carries its own copy of its modules (Bokeh does not share
+    them between models), and an exported page must stay under 3 MB, so the copies
+    are kept lean. Only whole-line comments and leading blanks go: a module whose
+    template literals span lines is refused here rather than changed.
+    """
+    kept = []
+    in_block = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.strip()
+        if line.count("`") % 2:
+            raise ValueError(f"{path.name}: keep template literals on one line (line {line!r})")
+        if in_block:
+            in_block = "*/" not in text
+            continue
+        if text.startswith("/*"):
+            in_block = "*/" not in text
+            continue
+        if text and not text.startswith("//"):
+            kept.append(text)
+    return "\n".join(kept) + "\n"
+
+
 def _module_url(path: Path) -> str:
     """A ``data:`` URL of a JavaScript module, so a saved page needs no second file."""
-    return "data:text/javascript;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return "data:text/javascript;base64," + base64.b64encode(module_source(path).encode("utf-8")).decode("ascii")
 
 
 # The modules that figure scripts import by name, served inline in both modes.

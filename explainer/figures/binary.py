@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, module_source, Count, Figure, FigureState, FigureView
 
 RESULT_COUNT = 12
 
@@ -93,7 +93,7 @@ class BinaryView(FigureView):
 
     titles = param.List(default=list(TITLES), item_type=str, doc="The result titles, rank 1 first.")
 
-    _esm = "binary.js"
+    _esm = module_source(HERE / "binary.js")
 
 
 class BinaryFigure(Figure):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
 from explainer.figures.ndcg import ARTICLE_GRADES, MAX_GRADE, QUERY, RESULT_COUNT, TITLES, Grades, Permutation
 
 # The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),
@@ -292,7 +292,7 @@ class ConventionsView(FigureView):
     hit_rate_names = param.List(default=list(HIT_RATE_NAMES), item_type=str, doc="Tools' names for hit rate@k.")
     max_missed = param.Integer(default=MAX_MISSED, doc="The most missed documents the figure offers.")
 
-    _esm = "conventions.js"
+    _esm = module_source(HERE / "conventions.js")
     _stylesheets = [*FigureView._stylesheets, (HERE / "conventions.css").read_text(encoding="utf-8")]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, module_source, Count, Figure, FigureState, FigureView
 
 MAX_GRADE = 3
 
@@ -109,7 +109,7 @@ class NdcgView(FigureView):
 
     titles = param.List(default=list(TITLES), item_type=str, doc="The document titles, by document.")
 
-    _esm = "ndcg.js"
+    _esm = module_source(HERE / "ndcg.js")
 
 
 class NdcgFigure(Figure):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Figure, FigureState, FigureView
+from explainer.figures.base import HERE, module_source, Figure, FigureState, FigureView
 
 DEPTH = 20
 MAX_QUERIES = 8
@@ -96,7 +96,7 @@ class QueriesView(FigureView):
     depth = param.Integer(default=DEPTH, constant=True)
     presets = param.Dict(default=PRESETS, constant=True)
 
-    _esm = "queries.js"
+    _esm = module_source(HERE / "queries.js")
 
 
 class QueriesFigure(Figure):

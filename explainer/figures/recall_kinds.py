@@ -14,7 +14,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
 
 K = 10
 QUERY = "cracked bracket"
@@ -174,7 +174,7 @@ class RecallKindsView(FigureView):
         doc="Per model: its label, its exact top-10 neighbours and the next ten.",
     )
 
-    _esm = "recall_kinds.js"
+    _esm = module_source(HERE / "recall_kinds.js")
     _stylesheets = [*FigureView._stylesheets, (HERE / "recall_kinds.css").read_text(encoding="utf-8")]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, module_source, Count, Figure, FigureState, FigureView
 from explainer.figures.ndcg import MAX_GRADE, Grades
 
 # A new system's top ten for "cracked bracket": the grade a judge gives each result once asked.
@@ -85,7 +85,7 @@ class UnjudgedView(FigureView):
     outside = param.List(default=list(OUTSIDE_JUDGED), item_type=int, constant=True)
     max_grade = param.Integer(default=MAX_GRADE, constant=True)
 
-    _esm = "unjudged.js"
+    _esm = module_source(HERE / "unjudged.js")
 
 
 class UnjudgedFigure(Figure):

@@ -1,0 +1,163 @@
+"""Figure 5: which measure answers which question, live. Each row of the table, when chosen,
+shows two lists side by side that the measure cannot tell apart, while other measures can."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import param
+
+from explainer import metrics
+from explainer.figures.base import HERE, module_source, Figure, FigureState, FigureView
+from explainer.measures import MEASURES
+
+LENGTH = 8
+MAX_GRADE = 3
+
+
+@dataclass(frozen=True)
+class Demo:
+    """Two lists that one measure scores the same, and the measures shown beside it."""
+
+    a: tuple
+    b: tuple
+    k: int
+    n_relevant: int | None  # None: count the relevant results in each list
+    shown: tuple[str, ...]
+    graded: bool
+    says: str
+
+
+# One demo per measure in explainer.measures, keyed the same way.
+DEMOS = {
+    "precision": Demo(
+        a=(1, 1, 1, 0, 0, 0, 0, 0),
+        b=(0, 0, 1, 1, 1, 0, 0, 0),
+        k=5,
+        n_relevant=3,
+        shown=("precision", "recall", "rr", "ap"),
+        graded=False,
+        says="The same three relevant results, moved from the top down to ranks 3 to 5: P@5 stays put, RR and AP fall.",
+    ),
+    "recall": Demo(
+        a=(1, 1, 0, 0, 0, 0, 0, 0),
+        b=(0, 0, 0, 1, 1, 0, 0, 0),
+        k=5,
+        n_relevant=4,
+        shown=("recall", "precision", "rr", "ap"),
+        graded=False,
+        says="Two of the four relevant documents in the top 5, at the top or at the bottom: R@5 cannot tell.",
+    ),
+    "rr": Demo(
+        a=(1, 0, 0, 0, 0, 0, 0, 0),
+        b=(1, 1, 1, 1, 1, 0, 0, 0),
+        k=5,
+        n_relevant=5,
+        shown=("rr", "precision", "recall", "ap"),
+        graded=False,
+        says="Both lists start with a relevant result; after it, one has nothing and the other four more. RR sees only the first.",
+    ),
+    "ap": Demo(
+        a=(3, 1, 0, 1, 0, 0, 0, 0),
+        b=(1, 3, 0, 1, 0, 0, 0, 0),
+        k=5,
+        n_relevant=None,
+        shown=("ap", "precision", "ndcg"),
+        graded=True,
+        says="The best document (grade 3) at rank 1 or rank 2: AP only knows relevant or not, NDCG counts the grade.",
+    ),
+    "ndcg": Demo(
+        a=(3, None, 2, 0, 1, 0, 0, 0),
+        b=(3, 0, 2, 0, 1, 0, 0, 0),
+        k=5,
+        n_relevant=None,
+        shown=("ndcg", "judged", "precision"),
+        graded=True,
+        says="Rank 2 was never judged in list A and judged useless in list B: NDCG scores them alike, "
+        "however good A's unjudged document is. Judged@5 is what gives it away.",
+    ),
+}
+
+assert set(DEMOS) == {m.key for m in MEASURES}, "every measure needs a demo"
+
+
+class Ranking(param.List):
+    """A short ranked list for a demo: LENGTH grades 0..MAX_GRADE, or None for unjudged."""
+
+    def _validate(self, val):
+        super()._validate(val)
+        if val is None:
+            return
+        if len(val) != LENGTH or not all(
+            g is None or (isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= MAX_GRADE) for g in val
+        ):
+            raise ValueError(f"{self.name} must be {LENGTH} grades from 0 to {MAX_GRADE} (or None), got {val!r}")
+
+
+class WhichMeasureState(FigureState):
+    """What the reader of figure 5 changes: the chosen measure, and the two lists it compares."""
+
+    fields = ("measure", "a", "b")
+
+    measure = param.Selector(default="precision", objects=list(DEMOS), doc="The chosen row of the table.")
+    a = Ranking(default=list(DEMOS["precision"].a), doc="List A, rank 1 first.")
+    b = Ranking(default=list(DEMOS["precision"].b), doc="List B, rank 1 first.")
+
+    def choose(self, measure: str) -> None:
+        """Choose a row: its measure and the two lists of its demo."""
+        if measure not in DEMOS:
+            raise ValueError(f"measure must be one of {', '.join(DEMOS)}, got {measure!r}")
+        demo = DEMOS[measure]
+        self.param.update(measure=measure, a=list(demo.a), b=list(demo.b))
+
+    def values(self, which: str) -> dict[str, float]:
+        """Every measure the chosen demo shows, for list ``which`` ("a" or "b"), from the metrics core."""
+        demo = DEMOS[self.measure]
+        grades = list(getattr(self, which))
+        binary = [None if g is None else int(g >= 1) for g in grades]
+        in_list = sum(1 for g in binary if g)
+        n = in_list if demo.n_relevant is None else max(demo.n_relevant, in_list)
+        k = demo.k
+        every = {
+            "precision": metrics.precision_at_k(binary, k),
+            "recall": metrics.recall_at_k(binary, k, n),
+            "rr": metrics.reciprocal_rank(binary),
+            "ap": metrics.average_precision(binary, n),
+            "ndcg": metrics.ndcg_at_k(grades, k, "exponential"),
+            "judged": sum(g is not None for g in grades[:k]) / k,
+        }
+        return {key: every[key] for key in demo.shown}
+
+
+def _demos_for_js() -> dict:
+    return {
+        key: {
+            "a": list(d.a),
+            "b": list(d.b),
+            "k": d.k,
+            "n_relevant": d.n_relevant,
+            "shown": list(d.shown),
+            "graded": d.graded,
+            "says": d.says,
+        }
+        for key, d in DEMOS.items()
+    }
+
+
+class WhichMeasureView(FigureView):
+    """Figure 5 in the browser."""
+
+    demos = param.Dict(default=_demos_for_js(), constant=True)
+    rows = param.List(
+        default=[{"key": m.key, "name": m.name, "question": m.question, "blind_to": m.blind_to} for m in MEASURES],
+        constant=True,
+    )
+
+    _esm = module_source(HERE / "which_measure.js")
+
+
+class WhichMeasureFigure(Figure):
+    """Figure 5: the table of measures, questions and blind spots; choose a row to see its blind spot."""
+
+    state_class = WhichMeasureState
+    view_class = WhichMeasureView

@@ -1,0 +1,91 @@
+"""Figure 5: each measure's blind spot, shown with two lists it scores the same."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import wait_until
+from explainer.figures.which_measure import DEMOS, WhichMeasureFigure, WhichMeasureState
+from explainer.measures import MEASURES
+from explainer.metrics import format_number as f
+
+
+@pytest.mark.parametrize("key", list(DEMOS))
+def test_each_demo_shows_two_lists_its_measure_scores_the_same_and_another_measure_tells_apart(key):
+    state = WhichMeasureState()
+    state.choose(key)
+    a, b = state.values("a"), state.values("b")
+    assert f(a[key]) == f(b[key]), key
+    assert any(f(a[other]) != f(b[other]) for other in a if other != key), key
+
+
+def test_the_precision_demo_is_the_articles_example():
+    state = WhichMeasureState()
+    # A relevant result moved from rank 1 to rank 5 leaves P@5 unchanged.
+    assert state.values("a")["precision"] == state.values("b")["precision"] == 3 / 5
+    assert state.values("a")["rr"] == 1.0 and state.values("b")["rr"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(("field", "value"), [("measure", "f1"), ("a", [1] * 7), ("a", [4] + [0] * 7), ("b", [True] * 8)])
+def test_bad_values_are_refused(field, value):
+    with pytest.raises(ValueError):
+        WhichMeasureState().update_from_dict({field: value})
+
+
+def row_values(page, key):
+    row = page.locator(f".which-compare tr[data-measure={key}]")
+    return row.locator("td.num").all_inner_texts()
+
+
+@pytest.mark.browser
+def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page, serve_object):
+    figure = WhichMeasureFigure()
+    page.goto(serve_object(figure))
+    for measure in MEASURES:
+        button = page.locator(f"button.which-row[data-measure={measure.key}]")
+        button.click()
+        expect(button).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".which-says")).to_have_text(DEMOS[measure.key].says)
+        state = WhichMeasureState()
+        state.choose(measure.key)
+        a, b = state.values("a"), state.values("b")
+        expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("= the same")
+        for key in a:
+            expect(page.locator(f".which-compare tr[data-measure={key}] td.num")).to_have_text([f(a[key]), f(b[key])])
+        wait_until(lambda: figure.state.measure == measure.key, message=f"Python to see {measure.key}")
+
+
+@pytest.mark.browser
+def test_clicking_a_square_changes_the_list_and_the_numbers(page, serve_object):
+    figure = WhichMeasureFigure()
+    page.goto(serve_object(figure))
+    page.locator(".which-list[data-list=b] .which-cell[data-rank='1']").click()  # B gains rank 1
+    state = WhichMeasureState(b=[1, 0, 1, 1, 1, 0, 0, 0])
+    expect(page.locator(".which-compare tr[data-measure=precision] td.num")).to_have_text(
+        [f(state.values("a")["precision"]), f(state.values("b")["precision"])]
+    )
+    expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("≠ differs")
+    wait_until(lambda: figure.state.b == [1, 0, 1, 1, 1, 0, 0, 0], message="Python to see list B")
+    page.keyboard.press("Enter")  # the focused square again: back to not relevant
+    expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("= the same")
+
+
+@pytest.mark.browser
+def test_graded_squares_step_through_unjudged_and_the_grades(page, serve_object):
+    page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=ndcg")
+    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='2']")
+    expect(cell).to_have_text("?")
+    for expected_text in ["0", "1", "2", "3", "?"]:
+        cell.click()
+        expect(cell).to_have_text(expected_text)
+    page.wait_for_url(re.compile(r"measure=ndcg$"))
+    cell.click()
+    page.wait_for_url(re.compile(r"measure=ndcg&a=3,0,2,0,1,0,0,0&b=3,0,2,0,1,0,0,0"))
+
+
+@pytest.mark.browser
+def test_a_bad_link_value_gets_a_notice(page, serve_object):
+    page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=<i>f1</i>")
+    expect(page.locator(".query-notice")).to_contain_text("measure=“<i>f1</i>”: measure must be one of")
+    expect(page.locator("button.which-row[data-measure=precision]")).to_have_attribute("aria-pressed", "true")
