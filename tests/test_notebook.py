@@ -28,8 +28,11 @@ def test_each_figure_displays_as_a_live_panel_output(executed, index):
     data = {key: value for output in outputs for key, value in output.get("data", {}).items()}
     # Panel's notebook output: an executable Bokeh document whose comm keeps it live.
     assert "application/vnd.holoviews_exec.v0+json" in data, data.keys()
-    view = FIGURE_PAGES[list(FIGURE_PAGES)[index]][2].view_class
-    assert f"{view.__module__}.{view.__name__}" in data["text/html"]
+    figure_class = FIGURE_PAGES[list(FIGURE_PAGES)[index]][2]
+    html = data["text/html"]
+    assert f'"name":"{figure_class.view_class.__name__}"' in html
+    # The figure's state travels with it, field by field.
+    assert all(f'"{field}"' in html for field in figure_class.state_class.fields)
 
 
 def test_state_set_in_the_notebook_reaches_the_figure(executed):
