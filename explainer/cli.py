@@ -102,7 +102,7 @@ def export(args: argparse.Namespace) -> None:
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, (title, build) in pages(exported=True).items():
         path = save_standalone(build(), args.dir / f"{name}.html", title)
-        print(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+        print(f"Wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
 
 
 def screenshots(args: argparse.Namespace) -> None:

@@ -14,9 +14,12 @@ from typing import Callable
 import panel as pn
 
 from explainer import metrics
+from explainer.figures import conventions, recall_kinds
 from explainer.figures.binary import BinaryFigure, BinaryState
+from explainer.figures.conventions import ConventionsFigure
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.figures.queries import QueriesFigure, QueriesState
+from explainer.figures.recall_kinds import RecallKindsFigure
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
 from explainer.figures.which_measure import WhichMeasureFigure
 from explainer.measures import MEASURES
@@ -30,6 +33,12 @@ TITLE = "How good is this ranking? Search relevance measures, explained"
 BINARY_CAPTION = "Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff."
 NDCG_CAPTION = "Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order."
 QUERIES_CAPTION = "Many queries: each bar is one query's score, the lines are the mean and the median."
+CONVENTIONS_CAPTION = (
+    "One graded list and the relevant documents it missed: NDCG@k by five conventions. Focus a row for its arithmetic."
+)
+RECALL_KINDS_CAPTION = (
+    "Press a neighbour to make the index miss it, or switch to a model that matches the wrong kind of text."
+)
 WHICH_CAPTION = "Choose a measure to see two lists it cannot tell apart, while other measures can."
 UNJUDGED_CAPTION = "Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades."
 
@@ -39,6 +48,8 @@ FIGURE_PAGES = {
     "ndcg": ("NDCG: graded relevance and position", NDCG_CAPTION, NdcgFigure),
     "queries": ("MRR and MAP: what a mean over queries hides", QUERIES_CAPTION, QueriesFigure),
     "unjudged": ("Unjudged documents count as not relevant", UNJUDGED_CAPTION, UnjudgedFigure),
+    "conventions": ("Why tools disagree on NDCG", CONVENTIONS_CAPTION, ConventionsFigure),
+    "recall-kinds": ("Two kinds of recall", RECALL_KINDS_CAPTION, RecallKindsFigure),
     "which-measure": ("Which measure answers which question", WHICH_CAPTION, WhichMeasureFigure),
 }
 
@@ -93,6 +104,8 @@ def story_numbers() -> dict[str, str]:
         "ndcg_swaps": str(swaps),
         **_queries_numbers(),
         **_unjudged_numbers(),
+        **conventions.story_numbers(),
+        **recall_kinds.story_numbers(),
     }
 
 

@@ -84,8 +84,14 @@ def plain(value):
 
 
 def bokeh_document_addresses(docs_json: dict) -> list[str]:
-    """What the Bokeh documents of a page fetch: stylesheets and ES modules (with what they import)."""
+    """What the Bokeh documents of a page fetch: stylesheets and ES modules (with what they import).
+
+    An import map is global to the page once a component declares it, so every module's
+    imports resolve against the union of the documents' import maps.
+    """
     found: list[str] = []
+    modules: list[str] = []
+    imports: dict[str, str] = {}
 
     def walk(node) -> None:
         if isinstance(node, list):
@@ -103,15 +109,14 @@ def bokeh_document_addresses(docs_json: dict) -> list[str]:
             if isinstance(sheet, str):  # raw CSS text
                 found.extend(css_addresses(sheet))
         if "esm" in attributes:
-            imports = plain(attributes.get("importmap") or {}).get("imports", {})
-            found.extend(module_addresses(attributes["esm"], imports))
-            for target in imports.values():
-                source = decoded_module(target)
-                found.extend(module_addresses(source, imports) if source else [])
+            modules.append(attributes["esm"])
+            imports.update(plain(attributes.get("importmap") or {}).get("imports", {}))
         for value in node.values():
             walk(value)
 
     walk(docs_json)
+    for source in modules + [decoded_module(target) or "" for target in imports.values()]:
+        found.extend(module_addresses(source, imports))
     return found
 
 

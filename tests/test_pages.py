@@ -43,6 +43,8 @@ PROBES = {
     "ndcg": ('.fig-ndcg .rl-row[data-rank="2"] button', ".fig-ndcg .metric-formula"),
     "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
     "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
+    "conventions": ('.fig-conventions .rl-row[data-rank="2"] button', ".fig-conventions .conv-table tbody"),
+    "recall-kinds": ('.fig-recall-kinds .rk-row[data-rank="1"] button', ".fig-recall-kinds [data-metric] .metric-formula"),
     "which-measure": (".fig-which .which-list[data-list=b] .which-cell[data-rank='1']", ".fig-which .which-compare tbody"),
 }
 

@@ -81,7 +81,7 @@ CONVENTIONS = (
             # o19s/quepid db/scorers/ndcg_cut@10.js: gain Math.pow(2, r) - 1; ideal = topRatings(k),
             # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
             # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k).
-            "Quepid NDCG_CUT@10",
+            "Quepid ndcg_cut@10 scorer",
             # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
             # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
             # and is cut at the number of hits returned (at most k): the top k when k results came back.
@@ -94,10 +94,12 @@ CONVENTIONS = (
         ideal="judged",
         cut=False,
         used_by=(
-            # o19s/quepid db/scorers/ndcg@10.js (since PR #1242, "Use *all* rated documents for ideal
-            # DCG computation", closing issue #836): gain Math.pow(2, r) - 1; the ideal pushes every
-            # rated document (eachDocWithRating) and is summed by DCG(ideal, ideal.length), not cut at k.
-            "Quepid nDCG@10",
+            # o19s/quepid db/scorers/ndcg@10.js, seeded as "nDCG@10" in db/seeds.rb, since PR #1242
+            # ("Use *all* rated documents for ideal DCG computation", closing issue #836): gain
+            # Math.pow(2, r) - 1; the ideal pushes every rated document (eachDocWithRating) and is
+            # summed by DCG(ideal, ideal.length), not cut at k. Its test expects 0.64 for ratings
+            # 0, 3, 1 (test/services/javascript_scorer_test.rb), which the exponential gain gives.
+            "Quepid nDCG@10 scorer",
         ),
     ),
     Convention(
@@ -141,7 +143,7 @@ HIT_RATE_NAMES = (
 )
 
 
-def ndcg(ranked: list[int], k: int, missed: list[int], convention: Convention) -> float:
+def ndcg_by_convention(ranked: list[int], k: int, missed: list[int], convention: Convention) -> float:
     """NDCG@k of ``ranked`` under ``convention``, with ``missed`` the judged grades outside the list."""
     judged = list(ranked) + list(missed)
     if convention.cut:
@@ -238,7 +240,7 @@ class ConventionsState(FigureState):
     def values(self) -> dict[str, float]:
         """NDCG@k under each convention (by key), and recall@k and hit rate@k, from the metrics core."""
         ranked = self.ranked_grades
-        out = {c.key: ndcg(ranked, self.k, list(self.missed), c) for c in CONVENTIONS}
+        out = {c.key: ndcg_by_convention(ranked, self.k, list(self.missed), c) for c in CONVENTIONS}
         out["recall"] = metrics.recall_at_k(ranked, self.k, self.n_relevant)
         out["hit_rate"] = metrics.hit_rate_at_k(ranked, self.k)
         return out

@@ -111,7 +111,9 @@ class RecallKindsState(FigureState):
 
     fields = ("model", "missed_neighbours")
 
-    model = param.Selector(default=DEFAULT_MODEL, objects=list(MODEL_NAMES), doc="The embedding model behind the vectors.")
+    model = param.Selector(
+        default=DEFAULT_MODEL, objects=list(MODEL_NAMES), doc="The embedding model behind the vectors."
+    )
     missed_neighbours = NeighbourRanks(
         default=[],
         item_type=int,
@@ -131,7 +133,10 @@ class RecallKindsState(FigureState):
         """The index's top 10: each exact neighbour it found, or in its place the next-nearest document."""
         data = MODELS[self.model]
         substitutes = iter(data["next"])
-        return [next(substitutes) if rank in self.missed_neighbours else title for rank, title in enumerate(data["neighbours"], 1)]
+        return [
+            next(substitutes) if rank in self.missed_neighbours else title
+            for rank, title in enumerate(data["neighbours"], 1)
+        ]
 
     @property
     def values(self) -> dict[str, float]:
@@ -170,7 +175,10 @@ class RecallKindsView(FigureView):
     query = param.String(default=QUERY, doc="The query.")
     relevant = param.List(default=list(RELEVANT), item_type=str, doc="Titles of the documents judged relevant.")
     models = param.Dict(
-        default={name: {"label": d["label"], "neighbours": list(d["neighbours"]), "next": list(d["next"])} for name, d in MODELS.items()},
+        default={
+            name: {"label": d["label"], "neighbours": list(d["neighbours"]), "next": list(d["next"])}
+            for name, d in MODELS.items()
+        },
         doc="Per model: its label, its exact top-10 neighbours and the next ten.",
     )
 
