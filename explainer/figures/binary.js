@@ -10,16 +10,15 @@ import {
   relevantRanks,
 } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
   createPresenterToggle,
   createQueryNotice,
   createRankedList,
   h,
   parseInteger,
   parseIntegers,
-  stateFromQuery,
-  writeQuery,
 } from "explainer/kit";
 
 const MAX_MISSED = 12;
@@ -103,11 +102,7 @@ export function render({ model, el }) {
   let state;
   const titles = model.titles;
 
-  // The frame is the size container, so presenter mode's larger type also widens the breakpoints.
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-binary");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-binary", model.caption);
   const head = h("div", "fig-head");
   const query = h("p", "fig-query");
   query.append("Query: ", h("q", "", "cracked bracket"));
@@ -185,7 +180,6 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(frame);
 
   let current = null;
   let active = null; // the card under the pointer or focus, whose ranks are highlighted
@@ -229,16 +223,14 @@ export function render({ model, el }) {
     announcer.say(current.announcement);
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(titles.length),
+    toQuery,
+    notice: queryNotice,
   });
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(titles.length), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }

@@ -15,17 +15,20 @@ import {
   relevantRanks,
 } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
+  createGradeSelect,
   createPresenterToggle,
   createQueryNotice,
   createRankedList,
+  gradedListFields,
+  gradedListQuery,
   h,
   Ignored,
   parseInteger,
   parseIntegers,
-  stateFromQuery,
-  writeQuery,
+  promoted,
 } from "explainer/kit";
 
 const MAX_GRADE = 3;
@@ -48,24 +51,8 @@ export function rankedGrades(state) {
  * Example: ?grades=1,3,0,2,0,3,1,2&k=5&missed=3,2
  */
 export function queryFields(count, maxMissed) {
-  const exactly = (list, name, what) => {
-    if (list.length !== count) throw new Ignored(`${name} must list ${what}, separated by commas`);
-    return list;
-  };
   return {
-    order(text, state) {
-      const what = `documents 1 to ${count}, each once`;
-      const docs = exactly(parseIntegers(text, "order", 1, count, what), "order", what);
-      if (new Set(docs).size !== count) throw new Ignored(`order must list ${what}`);
-      return { ...state, order: docs.map((d) => d - 1) };
-    },
-    grades(text, state) {
-      const what = `exactly ${count} grades from 0 to ${MAX_GRADE}`;
-      const ranked = exactly(parseIntegers(text, "grades", 0, MAX_GRADE, what), "grades", what);
-      const grades = state.grades.slice();
-      state.order.forEach((doc, i) => (grades[doc] = ranked[i]));
-      return { ...state, grades };
-    },
+    ...gradedListFields(count, MAX_GRADE),
     k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
     missed(text, state) {
       const what = `at most ${maxMissed} grades from 1 to ${MAX_GRADE}`;
@@ -77,10 +64,7 @@ export function queryFields(count, maxMissed) {
 }
 
 function toQuery(state) {
-  const pairs = [["grades", rankedGrades(state).join(",")]];
-  if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
-  pairs.push(["k", String(state.k)], ["missed", state.missed.join(",")]);
-  return pairs;
+  return [...gradedListQuery(state), ["k", String(state.k)], ["missed", state.missed.join(",")]];
 }
 
 /** "g/d + g/d + ... = total": a DCG written out, gains over log2(rank + 1). */
@@ -163,11 +147,7 @@ export function render({ model, el }) {
   const conventions = model.conventions;
   const maxMissed = model.max_missed;
 
-  // The frame is the size container, so presenter mode's larger type also widens the breakpoints.
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-conventions");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-conventions", model.caption);
   const queryNotice = createQueryNotice();
 
   // -- head: query, reset, presenter --
@@ -199,16 +179,9 @@ export function render({ model, el }) {
     cutoffName: "Cutoff k",
     buildRow(row, button, rank) {
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title"), h("span", "grade"));
-      const select = h("select", "grade-select");
-      select.setAttribute("aria-label", `Grade of the result at rank ${rank}`);
-      for (let g = 0; g <= MAX_GRADE; g++) {
-        const option = h("option", "", String(g));
-        option.value = String(g);
-        select.append(option);
-      }
-      select.addEventListener("change", () => {
+      const select = createGradeSelect(MAX_GRADE, `Grade of the result at rank ${rank}`, (grade) => {
         const grades = state.grades.slice();
-        grades[state.order[rank - 1]] = Number(select.value);
+        grades[state.order[rank - 1]] = grade;
         commit({ ...state, grades });
       });
       row.append(select);
@@ -219,9 +192,7 @@ export function render({ model, el }) {
         flash("Rank 1 is already at the top.");
         return;
       }
-      const order = state.order.slice();
-      [order[rank - 2], order[rank - 1]] = [order[rank - 1], order[rank - 2]];
-      commit({ ...state, order });
+      commit({ ...state, order: promoted(state.order, rank) });
       list.buttons[rank - 2].focus();
     },
     onCutoff(k) {
@@ -346,7 +317,6 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(frame);
 
   // -- drawing --
   function drawDetail() {
@@ -412,16 +382,14 @@ export function render({ model, el }) {
     hintTimer = setTimeout(() => (hint.textContent = ""), 2500);
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(count, maxMissed),
+    toQuery,
+    notice: queryNotice,
   });
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(count, maxMissed), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }

@@ -318,3 +318,114 @@ export function createPresenterToggle(root) {
   set(new URLSearchParams(window.location.search).get("present") === "1");
   return button;
 }
+
+// -- the frame every figure shares, and its wiring to the model and the URL --
+
+/** The figure's frame (the size container, and what presenter mode enlarges) and its root grid. */
+export function createFrame(el, className, caption) {
+  const frame = h("div", "fig-frame");
+  const root = h("div", `fig ${className}`);
+  frame.append(root);
+  if (caption) root.append(h("p", "fig-caption", caption));
+  el.append(frame);
+  return { frame, root };
+}
+
+/**
+ * Connect a figure to its model and, on a standalone page, to the URL: `apply(state)`
+ * redraws; `fields` and `toQuery` read and write the URL query; ignored values go to
+ * `notice`. Returns `commit(next)`.
+ */
+export function connectFigure(model, { apply, fields, toQuery, notice }) {
+  const commit = bindState(model, (next) => {
+    apply(next);
+    if (model.standalone) writeQuery(toQuery(next));
+  });
+  if (model.standalone) {
+    const { state, ignored } = stateFromQuery(window.location.search, fields, model.state);
+    notice.show(ignored);
+    if (JSON.stringify(state) !== JSON.stringify(model.state)) commit(state);
+  }
+  return commit;
+}
+
+/**
+ * A labelled group of radio buttons. `options` is a list of [value, label]; `onChange(value)`
+ * runs when the reader picks one. Returns { el, set(value) }.
+ */
+export function createRadioGroup(legend, name, options, onChange, className = "") {
+  const el = h("fieldset", `gain-switch ${className}`.trim());
+  el.append(h("legend", "", legend));
+  const inputs = {};
+  for (const [value, label] of options) {
+    const option = h("label", "gain-option");
+    const input = h("input");
+    input.type = "radio";
+    input.name = name;
+    input.value = value;
+    input.addEventListener("change", () => onChange(value));
+    option.append(input, " ", label);
+    inputs[value] = input;
+    el.append(option);
+  }
+  return {
+    el,
+    set(value) {
+      for (const [key, input] of Object.entries(inputs)) input.checked = key === value;
+    },
+  };
+}
+
+/** A menu of grades 0..maxGrade for one row; `onChange(grade)` runs when the reader picks one. */
+export function createGradeSelect(maxGrade, label, onChange) {
+  const select = h("select", "grade-select");
+  select.setAttribute("aria-label", label);
+  for (let g = 0; g <= maxGrade; g++) {
+    const option = h("option", "", String(g));
+    option.value = String(g);
+    select.append(option);
+  }
+  select.addEventListener("change", () => onChange(Number(select.value)));
+  return select;
+}
+
+/** The order after moving the result at `rank` (1-based, > 1) up one place. */
+export function promoted(order, rank) {
+  const next = order.slice();
+  [next[rank - 2], next[rank - 1]] = [next[rank - 1], next[rank - 2]];
+  return next;
+}
+
+/**
+ * The URL keys of a graded list whose documents can move: `order` (documents by rank,
+ * numbered from 1, each once) and `grades` (in rank order, as a reader writes them).
+ * Documents move with their grades; `grades`, applied after `order`, sets each rank's grade.
+ */
+export function gradedListFields(count, maxGrade) {
+  const exactly = (list, name, what) => {
+    if (list.length !== count) throw new Ignored(`${name} must list ${what}, separated by commas`);
+    return list;
+  };
+  return {
+    order(text, state) {
+      const what = `documents 1 to ${count}, each once`;
+      const docs = exactly(parseIntegers(text, "order", 1, count, what), "order", what);
+      if (new Set(docs).size !== count) throw new Ignored(`order must list ${what}`);
+      return { ...state, order: docs.map((d) => d - 1) };
+    },
+    grades(text, state) {
+      const what = `exactly ${count} grades from 0 to ${maxGrade}`;
+      const ranked = exactly(parseIntegers(text, "grades", 0, maxGrade, what), "grades", what);
+      const grades = state.grades.slice();
+      state.order.forEach((doc, i) => (grades[doc] = ranked[i]));
+      return { ...state, grades };
+    },
+  };
+}
+
+/** The `grades` and `order` query pairs of a graded list (order only once documents moved). */
+export function gradedListQuery(state) {
+  const pairs = [["grades", state.order.map((doc) => state.grades[doc]).join(",")]];
+  if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
+  return pairs;
+}

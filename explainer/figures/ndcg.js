@@ -3,17 +3,20 @@
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
+  createGradeSelect,
   createPresenterToggle,
   createQueryNotice,
+  createRadioGroup,
   createRankedList,
+  gradedListFields,
+  gradedListQuery,
   h,
   Ignored,
   parseInteger,
-  parseIntegers,
-  stateFromQuery,
-  writeQuery,
+  promoted,
 } from "explainer/kit";
 
 const MAX_GRADE = 3;
@@ -30,28 +33,10 @@ export function rankedGrades(state) {
 /**
  * The URL keys of this figure's state: grades=1,3,0,2,0,3,1,2&k=8&gain=linear, and
  * order=2,1,3,... (documents by rank, numbered from 1) once results have moved.
- * `grades` are in rank order, as a reader writes them.
  */
 export function queryFields(count) {
-  const exactly = (list, name, what) => {
-    if (list.length !== count) throw new Ignored(`${name} must list ${what}, separated by commas`);
-    return list;
-  };
   return {
-    // Documents move with their grades; `grades`, applied after, then sets the grade at each rank.
-    order(text, state) {
-      const what = `documents 1 to ${count}, each once`;
-      const docs = exactly(parseIntegers(text, "order", 1, count, what), "order", what);
-      if (new Set(docs).size !== count) throw new Ignored(`order must list ${what}`);
-      return { ...state, order: docs.map((d) => d - 1) };
-    },
-    grades(text, state) {
-      const what = `exactly ${count} grades from 0 to ${MAX_GRADE}`;
-      const ranked = exactly(parseIntegers(text, "grades", 0, MAX_GRADE, what), "grades", what);
-      const grades = state.grades.slice();
-      state.order.forEach((doc, i) => (grades[doc] = ranked[i]));
-      return { ...state, grades };
-    },
+    ...gradedListFields(count, MAX_GRADE),
     k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
     gain(text, state) {
       if (text !== "exponential" && text !== "linear") throw new Ignored("gain must be exponential or linear");
@@ -61,10 +46,7 @@ export function queryFields(count) {
 }
 
 function toQuery(state) {
-  const pairs = [["grades", rankedGrades(state).join(",")]];
-  if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
-  pairs.push(["k", String(state.k)], ["gain", state.gain]);
-  return pairs;
+  return [...gradedListQuery(state), ["k", String(state.k)], ["gain", state.gain]];
 }
 
 /** The rank (0-based) of the topmost adjacent pair in the wrong order, or -1 when the list is ideal. */
@@ -118,35 +100,23 @@ export function render({ model, el }) {
   const titles = model.titles;
   const count = titles.length;
 
-  // The frame is the size container, so presenter mode's larger type also widens the breakpoints.
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-ndcg");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-ndcg", model.caption);
   const queryNotice = createQueryNotice();
 
   // -- controls: query, gain switch, animation --
   const head = h("div", "fig-head");
   const query = h("p", "fig-query");
   query.append("Query: ", h("q", "", "cracked bracket"));
-  const gainBox = h("fieldset", "gain-switch");
-  gainBox.append(h("legend", "", "Gain"));
-  const gainInputs = {};
-  for (const [value, label] of [
-    ["exponential", "2^g − 1"],
-    ["linear", "g"],
-  ]) {
-    const option = h("label", "gain-option");
-    const input = h("input");
-    input.type = "radio";
-    input.name = "gain";
-    input.value = value;
-    input.addEventListener("change", () => commit({ ...state, gain: value }, { keepTour: true }));
-    option.append(input, ` ${value} (${label})`);
-    gainInputs[value] = input;
-    gainBox.append(option);
-  }
-  head.append(query, gainBox);
+  const gainSwitch = createRadioGroup(
+    "Gain",
+    "gain",
+    [
+      ["exponential", "exponential (2^g − 1)"],
+      ["linear", "linear (g)"],
+    ],
+    (gain) => commit({ ...state, gain }, { keepTour: true }),
+  );
+  head.append(query, gainSwitch.el);
 
   const player = h("div", "player");
   const play = h("button", "fig-button", "▶ Play");
@@ -192,16 +162,9 @@ export function render({ model, el }) {
         dg,
         h("span", "num cum"),
       );
-      const select = h("select", "grade-select");
-      select.setAttribute("aria-label", `Grade of the result at rank ${rank}`);
-      for (let g = 0; g <= MAX_GRADE; g++) {
-        const option = h("option", "", String(g));
-        option.value = String(g);
-        select.append(option);
-      }
-      select.addEventListener("change", () => {
+      const select = createGradeSelect(MAX_GRADE, `Grade of the result at rank ${rank}`, (grade) => {
         const grades = state.grades.slice();
-        grades[state.order[rank - 1]] = Number(select.value);
+        grades[state.order[rank - 1]] = grade;
         commit({ ...state, grades });
       });
       row.append(select);
@@ -212,9 +175,7 @@ export function render({ model, el }) {
         flash("Rank 1 is already at the top.");
         return;
       }
-      const order = state.order.slice();
-      [order[rank - 2], order[rank - 1]] = [order[rank - 1], order[rank - 2]];
-      commit({ ...state, order });
+      commit({ ...state, order: promoted(state.order, rank) });
       list.buttons[rank - 2].focus();
     },
     onCutoff(k) {
@@ -263,7 +224,6 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(frame);
 
   // -- drawing --
   function gradeMark(grade) {
@@ -304,7 +264,7 @@ export function render({ model, el }) {
       tr.classList.toggle("below", i >= state.k);
     });
     for (const [key, node] of Object.entries(formulas)) node.textContent = current[key];
-    for (const [value, input] of Object.entries(gainInputs)) input.checked = state.gain === value;
+    gainSwitch.set(state.gain);
     announcer.say(current.announcement);
   }
 
@@ -343,10 +303,8 @@ export function render({ model, el }) {
       status.textContent = `Ideal order after ${swaps} swap${swaps === 1 ? "" : "s"}: NDCG@${state.k} = ${f(current.ndcg)}`;
       return false;
     }
-    const order = state.order.slice();
-    [order[i], order[i + 1]] = [order[i + 1], order[i]];
     tour.done += 1;
-    commit({ ...state, order }, { keepTour: true });
+    commit({ ...state, order: promoted(state.order, i + 2) }, { keepTour: true });
     list.rows[i].classList.add("just-moved");
     setTimeout(() => list.rows[i].classList.remove("just-moved"), STEP_MS * 0.8);
     return true;
@@ -386,20 +344,18 @@ export function render({ model, el }) {
     commit(structuredClone(model.default));
   });
 
-  const send = bindState(model, (next) => {
-    state = next;
-    update();
-    status.textContent = tour ? describeTour() : status.textContent;
-    if (model.standalone) writeQuery(toQuery(state));
+  const send = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+      status.textContent = tour ? describeTour() : status.textContent;
+    },
+    fields: queryFields(count),
+    toQuery,
+    notice: queryNotice,
   });
   function commit(next, { keepTour = false } = {}) {
     if (!keepTour && tour) endTour();
     send(next);
-  }
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(count), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
   }
 }

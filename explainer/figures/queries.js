@@ -4,15 +4,15 @@
 // State: { a: [[relevant ranks] per query], b: same for a second system or [], measure: "rr" | "ap" }.
 import { averagePrecision, formatNumber, meanAveragePrecision, meanReciprocalRank, median, reciprocalRank } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
   createPresenterToggle,
   createQueryNotice,
+  createRadioGroup,
   h,
   Ignored,
   parseIntegers,
-  stateFromQuery,
-  writeQuery,
 } from "explainer/kit";
 
 const MAX_QUERIES = 8;
@@ -95,10 +95,7 @@ export function render({ model, el }) {
   const depth = model.depth;
   let state;
 
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-queries");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-queries", model.caption);
 
   // -- controls --
   const head = h("div", "fig-head");
@@ -117,31 +114,22 @@ export function render({ model, el }) {
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
   presets.append(...presetButtons, reset);
   if (model.standalone) presets.append(createPresenterToggle(frame));
-  const switcher = h("fieldset", "gain-switch");
-  switcher.append(h("legend", "", "Measure"));
-  const measureInputs = {};
-  for (const [value, label] of [
-    ["rr", "reciprocal rank (MRR)"],
-    ["ap", "average precision (MAP)"],
-  ]) {
-    const option = h("label", "gain-option");
-    const input = h("input");
-    input.type = "radio";
-    input.name = "measure";
-    input.value = value;
-    input.addEventListener("change", () => commit({ ...state, measure: value }));
-    option.append(input, ` ${label}`);
-    measureInputs[value] = input;
-    switcher.append(option);
-  }
-  head.append(switcher, presets);
+  const switcher = createRadioGroup(
+    "Measure",
+    "measure",
+    [
+      ["rr", "reciprocal rank (MRR)"],
+      ["ap", "average precision (MAP)"],
+    ],
+    (measure) => commit({ ...state, measure }),
+  );
+  head.append(switcher.el, presets);
   const queryNotice = createQueryNotice();
   const hint = h("p", "fig-hint-line", "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.");
 
   const systemsBox = h("div", "systems");
   const announcer = createAnnouncer();
   root.append(head, queryNotice.el, hint, systemsBox, announcer.el);
-  el.append(frame);
 
   // -- one system's panel, rebuilt when the number of queries changes, updated otherwise --
   const panels = {};
@@ -265,7 +253,7 @@ export function render({ model, el }) {
   }
 
   function update() {
-    for (const [value, input] of Object.entries(measureInputs)) input.checked = state.measure === value;
+    switcher.set(state.measure);
     const said = [];
     for (const system of SYSTEMS) {
       const runs = state[system];
@@ -316,15 +304,13 @@ export function render({ model, el }) {
     announcer.say(said.join(". "));
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(depth),
+    toQuery,
+    notice: queryNotice,
   });
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(depth), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }

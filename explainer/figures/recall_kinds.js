@@ -5,15 +5,15 @@
 // State: { model: "suited" | "mismatched", missed_neighbours: [ranks 1..10] }.
 import { formatNumber, precisionAtK, recallAtK } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
   createPresenterToggle,
   createQueryNotice,
+  createRadioGroup,
   h,
   Ignored,
   parseIntegers,
-  stateFromQuery,
-  writeQuery,
 } from "explainer/kit";
 
 const K = 10;
@@ -110,10 +110,7 @@ export function render({ model, el }) {
   const relevant = new Set(model.relevant);
   const modelNames = Object.keys(models);
 
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-recall-kinds");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-recall-kinds", model.caption);
   const queryNotice = createQueryNotice();
 
   const head = h("div", "fig-head");
@@ -127,20 +124,13 @@ export function render({ model, el }) {
   if (model.standalone) tools.append(createPresenterToggle(frame));
   head.append(query, tools);
 
-  const modelBox = h("fieldset", "gain-switch rk-model");
-  modelBox.append(h("legend", "", "Embedding model"));
-  const modelInputs = {};
-  for (const name of modelNames) {
-    const option = h("label", "gain-option");
-    const input = h("input");
-    input.type = "radio";
-    input.name = "model";
-    input.value = name;
-    input.addEventListener("change", () => commit({ ...state, model: name }));
-    option.append(input, ` ${models[name].label}`);
-    modelInputs[name] = input;
-    modelBox.append(option);
-  }
+  const modelSwitch = createRadioGroup(
+    "Embedding model",
+    "model",
+    modelNames.map((name) => [name, models[name].label]),
+    (name) => commit({ ...state, model: name }),
+    "rk-model",
+  );
 
   const header = h("div", "rk-header");
   header.setAttribute("aria-hidden", "true");
@@ -172,7 +162,7 @@ export function render({ model, el }) {
   const unfound = h("p", "rk-unfound");
 
   const left = h("div", "fig-list");
-  left.append(head, queryNotice.el, modelBox, header, rowsEl, unfound);
+  left.append(head, queryNotice.el, modelSwitch.el, header, rowsEl, unfound);
 
   const panel = h("div", "metrics");
   const cards = {};
@@ -195,7 +185,6 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(frame);
 
   function judgedMark(title) {
     const yes = relevant.has(title);
@@ -232,7 +221,7 @@ export function render({ model, el }) {
             : "The index found it. Press to make the index miss it."),
       );
     });
-    for (const [name, input] of Object.entries(modelInputs)) input.checked = state.model === name;
+    modelSwitch.set(state.model);
     cards.ann.formula.textContent = current.annText;
     cards.ann.note.textContent = current.annNote;
     cards.recall.formula.textContent = current.recallText;
@@ -244,16 +233,14 @@ export function render({ model, el }) {
     announcer.say(current.announcement);
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(modelNames),
+    toQuery,
+    notice: queryNotice,
   });
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(modelNames), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }

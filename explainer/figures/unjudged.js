@@ -4,17 +4,18 @@
 // and NDCG@k move. State: { grades, judged, k, unjudged_as: "nonrelevant" | "condensed", reveal }.
 import { dcgAtK, formatNumber, idealGrades, ndcgAtK, precisionAtK, relevantRanks } from "explainer/metrics";
 import {
-  bindState,
+  connectFigure,
   createAnnouncer,
+  createFrame,
+  createGradeSelect,
   createPresenterToggle,
   createQueryNotice,
+  createRadioGroup,
   createRankedList,
   h,
   Ignored,
   parseInteger,
   parseIntegers,
-  stateFromQuery,
-  writeQuery,
 } from "explainer/kit";
 
 const f = (x) => formatNumber(x);
@@ -94,30 +95,19 @@ export function render({ model, el }) {
   const count = titles.length;
   let state;
 
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-unjudged");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-unjudged", model.caption);
 
   // -- controls --
   const head = h("div", "fig-head");
-  const policy = h("fieldset", "gain-switch");
-  policy.append(h("legend", "", "Unjudged results"));
-  const policyInputs = {};
-  for (const [value, label] of [
-    ["nonrelevant", "count as not relevant (every tool)"],
-    ["condensed", "leave out (condensed list)"],
-  ]) {
-    const option = h("label", "gain-option");
-    const input = h("input");
-    input.type = "radio";
-    input.name = "unjudged_as";
-    input.value = value;
-    input.addEventListener("change", () => commit({ ...state, unjudged_as: value }));
-    option.append(input, ` ${label}`);
-    policyInputs[value] = input;
-    policy.append(option);
-  }
+  const policy = createRadioGroup(
+    "Unjudged results",
+    "unjudged_as",
+    [
+      ["nonrelevant", "count as not relevant (every tool)"],
+      ["condensed", "leave out (condensed list)"],
+    ],
+    (value) => commit({ ...state, unjudged_as: value }),
+  );
   const tools = h("div", "fig-tools");
   const reveal = h("button", "fig-button reveal-toggle", "Reveal the judge's grades");
   reveal.type = "button";
@@ -127,7 +117,7 @@ export function render({ model, el }) {
   reset.addEventListener("click", () => commit(structuredClone(model.default)));
   tools.append(reveal, reset);
   if (model.standalone) tools.append(createPresenterToggle(frame));
-  head.append(policy, tools);
+  head.append(policy.el, tools);
   const queryNotice = createQueryNotice();
 
   // -- the list --
@@ -138,16 +128,9 @@ export function render({ model, el }) {
     cutoffName: "Cutoff k",
     buildRow(row, button, rank) {
       button.append(h("span", "rl-rank"), h("span", "rl-title", titles[rank - 1]), h("span", "mark judgment"));
-      const select = h("select", "grade-select");
-      select.setAttribute("aria-label", `The grade a judge gives the result at rank ${rank}`);
-      for (let g = 0; g <= maxGrade; g++) {
-        const option = h("option", "", String(g));
-        option.value = String(g);
-        select.append(option);
-      }
-      select.addEventListener("change", () => {
+      const select = createGradeSelect(maxGrade, `The grade a judge gives the result at rank ${rank}`, (grade) => {
         const grades = state.grades.slice();
-        grades[rank - 1] = Number(select.value);
+        grades[rank - 1] = grade;
         commit({ ...state, grades });
       });
       row.append(select);
@@ -187,7 +170,6 @@ export function render({ model, el }) {
   panel.append(before);
   const announcer = createAnnouncer();
   root.append(left, panel, announcer.el);
-  el.append(frame);
 
   function update() {
     const now = readout(state, outside);
@@ -222,7 +204,7 @@ export function render({ model, el }) {
     });
     for (const [key, node] of Object.entries(formulas)) node.textContent = now[key];
     poolNote.textContent = now.poolText;
-    for (const [value, input] of Object.entries(policyInputs)) input.checked = state.unjudged_as === value;
+    policy.set(state.unjudged_as);
     reveal.setAttribute("aria-pressed", String(state.reveal));
     const anyUnjudged = state.judged.some((j) => !j);
     if (state.reveal && anyUnjudged) {
@@ -235,15 +217,13 @@ export function render({ model, el }) {
     announcer.say(now.short);
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(count, maxGrade),
+    toQuery,
+    notice: queryNotice,
   });
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(count, maxGrade), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }

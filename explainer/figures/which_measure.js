@@ -10,7 +10,7 @@ import {
   recallAtK,
   reciprocalRank,
 } from "explainer/metrics";
-import { bindState, createAnnouncer, createPresenterToggle, createQueryNotice, h, Ignored, stateFromQuery, writeQuery } from "explainer/kit";
+import { connectFigure, createAnnouncer, createFrame, createPresenterToggle, createQueryNotice, h, Ignored } from "explainer/kit";
 
 const f = (x) => formatNumber(x);
 const LABELS = {
@@ -80,10 +80,7 @@ export function render({ model, el }) {
   const demos = model.demos;
   let state;
 
-  const frame = h("div", "fig-frame");
-  const root = h("div", "fig fig-which");
-  frame.append(root);
-  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  const { frame, root } = createFrame(el, "fig-which", model.caption);
   const queryNotice = createQueryNotice();
 
   // -- the table: one button per measure --
@@ -151,7 +148,6 @@ export function render({ model, el }) {
 
   const announcer = createAnnouncer();
   root.append(queryNotice.el, table, demoBox, announcer.el);
-  el.append(frame);
 
   function update() {
     const demo = demos[state.measure];
@@ -190,15 +186,13 @@ export function render({ model, el }) {
     announcer.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
   }
 
-  const commit = bindState(model, (next) => {
-    state = next;
-    update();
-    if (model.standalone) writeQuery(toQuery(state, demos));
+  const commit = connectFigure(model, {
+    apply(next) {
+      state = next;
+      update();
+    },
+    fields: queryFields(demos),
+    toQuery: (next) => toQuery(next, demos),
+    notice: queryNotice,
   });
-
-  if (model.standalone) {
-    const { state: asked, ignored } = stateFromQuery(window.location.search, queryFields(demos), state);
-    queryNotice.show(ignored);
-    if (JSON.stringify(asked) !== JSON.stringify(state)) commit(asked);
-  }
 }
