@@ -13,8 +13,8 @@ from explainer.browser import launch_args
 from explainer.export import save_standalone
 from explainer.pages import FIGURE_PAGES, figure_page
 
-# (file suffix, viewport width, colour scheme): wide and light for the README, plus a narrow dark check.
-VIEWS = (("", 1280, "light"), ("-narrow-dark", 400, "dark"))
+# (file suffix, viewport width, colour scheme): the README shows the wide, light view.
+VIEWS = (("", 1280, "light"),)
 
 
 def take(out_dir: Path) -> list[Path]:
