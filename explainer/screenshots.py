@@ -30,7 +30,7 @@ def take(out_dir: Path) -> list[Path]:
             for suffix, width, scheme in VIEWS:
                 page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
                 page.goto(page_file.as_uri())
-                page.locator(".metric-formula").first.wait_for()
+                page.locator(".fig-caption").wait_for()
                 # Wait for fonts and the cutoff marker's placement before the picture.
                 page.evaluate("document.fonts.ready")
                 path = out_dir / f"{name}{suffix}.png"
