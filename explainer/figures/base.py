@@ -86,15 +86,35 @@ class FigureState(param.Parameterized):
         unknown = set(values) - set(self.fields)
         if unknown:
             raise ValueError(f"unknown state field(s): {', '.join(sorted(map(str, unknown)))}")
+        current = self.to_dict()
+        changed = {name: value for name, value in values.items() if not _same(value, current[name])}
+        if not changed:
+            return
         try:
-            trial = type(self)(**{**self.to_dict(), **values})
+            if len(changed) == 1:  # one parameter validates and sets atomically by itself
+                self.param.update(**changed)
+                return
+            trial = type(self)(**{**current, **changed})
         except TypeError as error:  # param reports a wrong item type as TypeError
             raise ValueError(str(error)) from error
-        self.param.update(**{name: getattr(trial, name) for name in values})
+        self.param.update(**{name: getattr(trial, name) for name in changed})
 
     def reset(self) -> None:
         """Return every field to its default, the article's example."""
         self.param.update(**{name: copy.deepcopy(self.param[name].default) for name in self.fields})
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal in value and in type, all the way down: True is not 1, 1.0 is not 1, (1,) is not [1]."""
+    return _canonical(a) == _canonical(b)
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _canonical(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_canonical(v) for v in value))
+    return (type(value).__name__, value)
 
 
 def _plain(value: Any) -> Any:
@@ -131,6 +151,9 @@ class FigureView(JSComponent):
 
     _importmap = IMPORT_MAP
     _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
+    # Apply a browser change at once: Panel's default waits 50 ms to coalesce edits, which
+    # the browser never needs (it sends one state per click) and which doubled the round trip.
+    _debounce = 0
 
     __abstract = True
 
@@ -156,7 +179,9 @@ class Figure(Viewer):
         self.view.param.watch(self._pull, "state")
 
     def _push(self, *events: param.parameterized.Event) -> None:
-        self.view.state = self.state.to_dict()
+        state = self.state.to_dict()
+        if not _same(state, self.view.state):  # a change that came from the view is already there
+            self.view.state = state
 
     def _pull(self, event: param.parameterized.Event) -> None:
         try:
