@@ -126,6 +126,13 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
 
   new ResizeObserver(place).observe(list);
 
+  // Placing the marker reads the rows' layout; doing it in the next frame, not in the click
+  // handler that just changed the rows, spares the browser a second, forced layout per click.
+  let placing = 0;
+  const placeSoon = () => {
+    if (!placing) placing = requestAnimationFrame(() => ((placing = 0), place()));
+  };
+
   return {
     el,
     rows,
@@ -137,7 +144,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       marker.setAttribute("aria-valuenow", String(k));
       marker.setAttribute("aria-valuetext", `k = ${k}: ${k === 1 ? "the top result counts" : `the top ${k} results count`}`);
       rows.forEach((row, i) => row.classList.toggle("rl-below", i >= k));
-      place();
+      placeSoon();
     },
     /** Mark the rows at these ranks (1-based) as the ones a hovered measure uses. */
     highlight(ranks) {

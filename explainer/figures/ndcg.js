@@ -176,7 +176,8 @@ export function render({ model, el }) {
         return;
       }
       commit({ ...state, order: promoted(state.order, rank) });
-      list.buttons[rank - 2].focus();
+      // Focus follows the moved result, in the next frame so the click itself forces no layout.
+      requestAnimationFrame(() => list.buttons[rank - 2].focus());
     },
     onCutoff(k) {
       commit({ ...state, k });
