@@ -18,6 +18,26 @@ def _wants_browser() -> bool:
     return True
 
 
+# How the server lets go of the session of a page that is gone (closed, crashed, or on a laptop
+# that was shut), so that its memory is freed; see README "Serving safely".
+SESSION_OPTIONS = {
+    # A new session waits this long for its page's websocket, and a closed page's session this
+    # long before it is freed: long enough for a slow device to load the page's scripts.
+    "unused_session_lifetime_milliseconds": 15_000,
+    # How often the server looks for such sessions (Bokeh's default is every 17 s).
+    "check_unused_sessions_milliseconds": 2_000,
+    # Ping each websocket and close it when no answer comes back in time: a page that vanished
+    # without closing its connection would otherwise hold its session until the OS gives up on
+    # the connection, a quarter of an hour or more later. Generous, because a pong waits behind
+    # the clicks already queued on its connection: a busy server must not drop live pages.
+    "websocket_ping_interval": 60,
+    "websocket_ping_timeout": 60,
+}
+
+# Shown on every served page when its connection to the server drops.
+DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
+
+
 def serve_pages(
     port: int,
     address: str,
@@ -29,17 +49,19 @@ def serve_pages(
 ):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
 
-    Only the pages are served (no admin page, no autoreload, no static directories),
-    and websockets are accepted only from this host and from ``allow_origins``.
+    Only the pages are served (no admin page, no autoreload, no static directories, no
+    /components/ files), websockets are accepted only from this host and from ``allow_origins``,
+    and the session of a page that is gone is freed within ``SESSION_OPTIONS``' times.
     """
     import panel as pn
+    from tornado.web import ErrorHandler
 
     from explainer.pages import ROUTES
 
     use_nodelay_websockets()
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
     return pn.serve(
-        ROUTES,
+        {route: _session_of(build) for route, build in ROUTES.items()},
         port=port,
         address=address,
         websocket_origin=sorted(origins),
@@ -50,7 +72,44 @@ def serve_pages(
         prefix=prefix,
         num_procs=num_procs,
         start=True,
+        # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
+        extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
+        **SESSION_OPTIONS,
     )
+
+
+def _session_of(build):
+    """``build`` as a served page: with a notice when the connection drops, and only local stylesheets."""
+
+    def session():
+        import panel as pn
+        from panel.io.resources import LOCAL_DIST
+        from panel.io.state import state
+
+        doc = state.curdoc
+        # Inside a session, Panel's config applies to that session alone.
+        pn.config.notifications = True
+        pn.config.disconnect_notification = DISCONNECT_NOTICE
+        doc.on_session_destroyed(_forget_notification_area)
+        # Panel points its stylesheets at this server only for a session made by a page request;
+        # one made by its websocket (under --num-procs, on another process) would load them from its CDN.
+        request = doc.session_context.request
+        if request is not None and request.path.endswith("/ws"):
+            doc._template_variables["dist_url"] = f"{state.rel_path}/{LOCAL_DIST}" if state.rel_path else LOCAL_DIST
+        return build()
+
+    return session
+
+
+def _forget_notification_area(session_context) -> None:
+    """Let go of an ended session's notification area, which Panel 1.9 keeps, and with it the whole page."""
+    from panel.io.state import state
+
+    doc = session_context._document
+    for ref, (area, _, view_doc, _) in list(state._views.items()):
+        if view_doc is doc:
+            del state._views[ref]
+            area._documents.pop(doc, None)
 
 
 def use_nodelay_websockets() -> None:

@@ -74,6 +74,12 @@ class FigureState(param.Parameterized):
 
     fields: ClassVar[tuple[str, ...]] = ()
 
+    def __init__(self, **params: Any):
+        try:
+            super().__init__(**params)
+        except TypeError as error:  # param reports a wrong item type as TypeError
+            raise ValueError(str(error)) from error
+
     def to_dict(self) -> dict[str, Any]:
         """The state as plain JSON-ready values, keyed by parameter name."""
         return {name: _plain(getattr(self, name)) for name in self.fields}
@@ -168,6 +174,8 @@ class Figure(Viewer):
         self, state: FigureState | None = None, *, standalone: bool = False, caption: str = "", **state_params: Any
     ):
         super().__init__()
+        if state is not None and not isinstance(state, self.state_class):
+            raise TypeError(f"{type(self).__name__}: state must be a {self.state_class.__name__}, got {state!r}")
         self.state = state if state is not None else self.state_class(**state_params)
         self.view = self.view_class(
             state=self.state.to_dict(),

@@ -1,0 +1,70 @@
+"""Smoke test of the benchmark: a --quick run finishes and writes every section, with numbers.
+
+It checks that the measurements run, not how fast anything is: the machine running the
+tests is shared, so the timings themselves mean nothing here. The benchmark runs in a
+subprocess because it drives Playwright's sync API itself, which cannot nest inside the
+one pytest-playwright may already have started in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from numbers import Number
+
+import pytest
+
+
+def _numbers(stats: dict) -> bool:
+    return all(isinstance(stats[key], Number) for key in ("n", "median", "p95")) and stats["n"] > 0
+
+
+@pytest.mark.browser
+def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "explainer.cli", "bench", "--quick", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    results = json.loads(out.read_text())
+
+    machine = results["machine"]
+    for key in ("cpu", "cores", "ram_gb", "chromium", "python", "panel", "bokeh"):
+        assert machine[key], key
+
+    clicks = results["click_to_update"]
+    assert set(clicks) == {"reference", "binary_served", "binary_file", "ndcg_served", "ndcg_file"}
+    for key, part in clicks.items():
+        assert _numbers(part["text_ms"]) and _numbers(part["layout_ms"]), key
+        assert part["failures"] == 0, key
+
+    for key in ("one_session", "concurrent"):
+        part = results["round_trip"][key]
+        for stats in ("ack_ms", "python_ms", "round_trip_ms"):
+            assert _numbers(part[stats]), (key, stats)
+        # The OK comes first; Python's state changes after it, never before the click.
+        assert 0 < part["ack_ms"]["median"] <= part["round_trip_ms"]["median"]
+    assert results["round_trip"]["concurrent"]["sessions"] == 2
+
+    tti = results["time_to_interactive"]
+    first_visits = {"binary_served", "ndcg_served", "binary_file", "ndcg_file"}
+    assert set(tti) == first_visits | {"binary_served_repeat", "ndcg_served_repeat"}
+    assert all(_numbers(part["ms"]) for part in tti.values())
+
+    sizes = results["export_sizes"]
+    assert {"index.html", "binary.html", "ndcg.html"} <= set(sizes)
+    assert all(isinstance(size, int) and size > 0 for size in sizes.values())
+
+    memory = results["memory"]
+    for key in ("idle_mb", "per_session_mb", "after_close_mb", "second_wave_mb"):
+        assert isinstance(memory[key], Number), key
+    assert set(memory["sessions_mb"]) == {"1", "2"}
+
+    assert results["goals"] and all(goal["met"] in (True, False, None) for goal in results["goals"])
+    # One table on stdout, with a line per goal.
+    assert done.stdout.count("\n") >= len(results["goals"])
+    assert "Measure" in done.stdout and "Round trip" in done.stdout
