@@ -1,0 +1,101 @@
+"""Generated URL queries, over a thousand per figure page, served and exported: the figure's own
+parser never throws, always yields a state its Python class accepts, and explains what it ignored
+in plain text. (Whole page loads with nasty queries are in test_pages.py and test_reliability.py.)"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from playwright.sync_api import expect
+
+from explainer.cli import main as cli_main
+from explainer.figures.base import HERE, module_source
+from explainer.pages import FIGURE_PAGES
+
+pytestmark = pytest.mark.browser
+
+# For each page: its module, and how the figure builds its query fields from its view's constants.
+FIELDS = {
+    "binary": ("binary.js", "m.queryFields(12)"),
+    "ndcg": ("ndcg.js", "m.queryFields(8)"),
+    "queries": ("queries.js", "m.queryFields(20)"),
+    "unjudged": ("unjudged.js", "m.queryFields(10, 3)"),
+    "conventions": ("conventions.js", "m.queryFields(8, view.max_missed)"),
+    "recall-kinds": ("recall_kinds.js", "m.queryFields(Object.keys(view.models))"),
+    "which-measure": ("which_measure.js", "m.queryFields(view.demos)"),
+}
+
+BATCHES, BATCH = 42, 25  # 1,050 queries per page and mode
+
+KEYS = ["relevant", "missed", "k", "grades", "order", "gain", "a", "b", "measure", "unjudged", "as", "reveal",
+        "model", "missed_neighbours", "present", "theme", "x", "<b>", ""]
+VALUE_TEXT = st.text(alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]),
+                     max_size=40)
+VALUES = st.one_of(VALUE_TEXT, st.integers(-5, 30).map(str), st.lists(st.integers(-1, 25), max_size=25).map(
+    lambda xs: ",".join(map(str, xs))), st.sampled_from(["exponential", "linear", "rr", "ap", "condensed", "1", "0"]))
+QUERY = st.lists(st.tuples(st.one_of(st.sampled_from(KEYS), VALUE_TEXT), VALUES), max_size=6)
+
+
+def encode(pairs) -> str:
+    from urllib.parse import urlencode
+
+    return "?" + urlencode(pairs)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    cli_main(["export", str(site)])
+    return site
+
+
+def parser_page(browser, url: str, name: str):
+    """A loaded figure page, with the figure's query parser ready as window.parse(search)."""
+    page = browser.new_page()
+    page.goto(url)
+    expect(page.locator(".fig-caption")).to_be_visible(timeout=30_000)
+    module_file, build = FIELDS[name]
+    source = base64.b64encode(module_source(HERE / module_file).encode()).decode()
+    view = FIGURE_PAGES[name][2].view_class
+    constants = {key: view.param[key].default for key in ("max_missed", "models", "demos") if key in view.param}
+    page.evaluate(
+        """async ([source, build, view, base]) => {
+            const m = await importShim("data:text/javascript;base64," + source);
+            const kit = await importShim("explainer/kit");
+            const fields = new Function("m", "view", "return " + build)(m, view);
+            window.parse = (search) => kit.stateFromQuery(search, fields, base);
+        }""",
+        [source, build, constants, FIGURE_PAGES[name][2].state_class().to_dict()],
+    )
+    return page
+
+
+@pytest.mark.parametrize("mode", ["served", "exported"])
+@pytest.mark.parametrize("name", list(FIELDS))
+def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported, name, mode):
+    assert set(FIELDS) == set(FIGURE_PAGES)
+    url = f"{server.url}/{name}" if mode == "served" else (exported / f"{name}.html").as_uri()
+    page = parser_page(browser, url, name)
+    state_class = FIGURE_PAGES[name][2].state_class
+    checked = []
+
+    @settings(max_examples=BATCHES, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(QUERY, min_size=BATCH, max_size=BATCH))
+    def check(batch):
+        searches = [encode(pairs) for pairs in batch]
+        results = json.loads(page.evaluate("(s) => JSON.stringify(s.map((q) => window.parse(q)))", searches))
+        for search, result in zip(searches, results):
+            state_class(**result["state"])  # raises ValueError if the parser let a bad value through
+            assert all(isinstance(line, str) and line.startswith("Ignored ") for line in result["ignored"]), search
+        checked.extend(searches)
+
+    try:
+        check()
+    finally:
+        page.close()
+    assert len(checked) >= 1000
