@@ -22,6 +22,7 @@ nearly all of it BokehJS and Panel.
 from __future__ import annotations
 
 import base64
+from contextlib import contextmanager
 import mimetypes
 import re
 from pathlib import Path
@@ -74,21 +75,40 @@ def save_standalone(obj: Any, path: str | Path, title: str) -> Path:
         )
     path = Path(path)
     doc = Document()
-    # Build the models as Panel's save() does; in inline mode Panel points every
-    # stylesheet at its CDN, never at a server's relative static/ path.
-    with set_resource_mode("inline"):
-        root = pn.panel(obj).get_root(doc, Comm())
-    doc.add_root(root)
-    _inline_stylesheets(root)
-    _declare_import_maps_once(root)
-    save(
-        doc,
-        path,
-        title=title,
-        resources=Resources(mode="inline", components=_bokeh_bundles(root)),
-        template_variables={"app_favicon": FAVICON, "apple_icon": ""},
-    )
+    # A file has no server to lose, so no notification area: it would also bring Font
+    # Awesome's stylesheet, whose web fonts live on a CDN. Serving in the same process
+    # (tests, notebooks) may have loaded that extension for every later document.
+    with pn.config.set(notifications=False, disconnect_notification=""), _without_extension("notifications"):
+        # Build the models as Panel's save() does; in inline mode Panel points every
+        # stylesheet at its CDN, never at a server's relative static/ path.
+        with set_resource_mode("inline"):
+            root = pn.panel(obj).get_root(doc, Comm())
+        doc.add_root(root)
+        _inline_stylesheets(root)
+        _declare_import_maps_once(root)
+        save(
+            doc,
+            path,
+            title=title,
+            resources=Resources(mode="inline", components=_bokeh_bundles(root)),
+            template_variables={"app_favicon": FAVICON, "apple_icon": ""},
+        )
     return path
+
+
+@contextmanager
+def _without_extension(name: str):
+    """Leave Panel's extension ``name`` out of the resources of documents made meanwhile."""
+    from panel.reactive import ReactiveHTMLMetaclass
+
+    loaded = ReactiveHTMLMetaclass._loaded_extensions
+    had = name in loaded
+    loaded.discard(name)
+    try:
+        yield
+    finally:
+        if had:
+            loaded.add(name)
 
 
 def _bokeh_bundles(root: Model) -> list[str]:

@@ -96,9 +96,11 @@ def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(opened):
 
 def test_the_measure_switch_gives_map_from_the_metrics_core(opened):
     figure, page = opened
-    figure.state.a = [[1, 3], [2], [5, 6, 7]]
-    page.locator("input[name=measure][value=ap]").check()
     runs = [[1, 3], [2], [5, 6, 7]]
+    figure.state.a = runs
+    # The page must show Python's lists before it sends its own state back with the new measure.
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text(runs))
+    page.locator("input[name=measure][value=ap]").check()
     values = [metrics.average_precision(grades(r), len(r)) for r in runs]
     mean = metrics.mean_average_precision([grades(r) for r in runs], [len(r) for r in runs])
     expected = f"MAP = ({' + '.join(f(v) for v in values)}) / 3 = {f(mean)}"
