@@ -227,7 +227,7 @@ def test_clicking_rank_1_flips_it_and_clicking_again_restores_the_article(page, 
     expect(note(page, "rr")).to_have_text("First relevant result at rank 1")
     expect_state_shown(page, flipped, 5, 0)
     expect(row(page, 1).locator(".mark")).to_have_text(re.compile(r"^\W*relevant$"))
-    expect(page.locator("[aria-live=polite]")).to_have_text(
+    expect(page.locator(".fig-frame [aria-live=polite]")).to_have_text(
         f"P@5 0.80, R@5 0.67, RR 1.00, AP {format_number(metrics.average_precision(grades, 6))}"
     )
     wait_until(lambda: figure.state.to_dict() == state_of(flipped, 5, 0), message="Python to see rank 1 relevant")
@@ -241,7 +241,7 @@ def test_clicking_rank_1_flips_it_and_clicking_again_restores_the_article(page, 
     expect(note(page, "recall")).to_have_text("R = 5 in the list + 1 missed = 6")
     expect(row(page, 1).locator(".mark")).to_have_text(re.compile(r"^\W*not relevant$"))
     expect_state_shown(page, ARTICLE, 5, 1)
-    expect(page.locator("[aria-live=polite]")).to_have_text(expected_announcement(ARTICLE, 5, 1))
+    expect(page.locator(".fig-frame [aria-live=polite]")).to_have_text(expected_announcement(ARTICLE, 5, 1))
     wait_until(lambda: figure.state.to_dict() == ARTICLE_STATE, message="Python to be back at the article")
     assert figure.view.state == ARTICLE_STATE
 
@@ -648,7 +648,7 @@ def test_nothing_relevant_shows_zeros_and_a_notice_and_no_nan(page, serve_object
     expect(formula(page, "rr")).to_have_text(re.compile(r"^RR = 0\b"))
     expect(formula(page, "ap")).to_have_text(re.compile(r"^AP = 0\b"))
     expect_state_shown(page, nothing, 5, 0)
-    expect(page.locator("[aria-live=polite]")).to_have_text(expected_announcement(nothing, 5, 0))
+    expect(page.locator(".fig-frame [aria-live=polite]")).to_have_text(expected_announcement(nothing, 5, 0))
 
     marker = page.locator(".rl-cutoff")
     for key, k in [("Home", 1), ("End", 12)]:
@@ -730,7 +730,7 @@ def test_the_highlight_follows_a_flip_made_while_a_card_is_hovered(page, serve_o
 
 def test_the_live_region_reads_out_the_numbers_after_a_change(page, serve_object):
     page.goto(serve_object(BinaryFigure()))
-    live = page.locator("[aria-live=polite]")
+    live = page.locator(".fig-frame [aria-live=polite]")
     expect(live).to_have_count(1)
     expect(live).to_have_text(expected_announcement(ARTICLE, 5, 1))
     assert "P@5 0.60" in expected_announcement(ARTICLE, 5, 1)

@@ -266,7 +266,7 @@ class Fig:
         self.marker = page.locator(".rl-cutoff")
         self.handle = page.locator(".rl-cutoff-handle")
         self.detail = page.locator(".conv-detail")
-        self.live = page.locator("[aria-live=polite]")
+        self.live = page.locator(".fig-frame [aria-live=polite]")
         self.hint = page.locator(".fig-hint")
         self.recall = page.locator("[data-metric=recall] .metric-formula")
         self.hit_rate = page.locator("[data-metric=hit-rate] .metric-formula")

@@ -92,7 +92,7 @@ class Fig:
         self.handle = page.locator(".rl-cutoff-handle")
         self.status = page.locator(".player-status")
         self.hint = page.locator(".fig-hint")
-        self.live = page.locator("[aria-live=polite]")
+        self.live = page.locator(".fig-frame [aria-live=polite]")
         self.play = page.locator(".player button").first
         self.step = page.get_by_role("button", name="One step of the animation")
         self.reset = page.get_by_role("button", name="Reset")

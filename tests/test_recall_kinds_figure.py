@@ -167,7 +167,7 @@ class Fig:
         self.page = page
         self.figure = figure
         self.root = page.locator(".fig-recall-kinds")
-        self.live = page.locator("[aria-live=polite]")
+        self.live = page.locator(".fig-frame [aria-live=polite]")
         self.lesson = page.locator(".rk-lesson")
 
     def formula(self, key):
