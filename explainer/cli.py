@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_PORT = 5006
 
@@ -58,7 +61,7 @@ def serve_pages(
 
     from explainer.pages import ROUTES
 
-    use_nodelay_websockets()
+    use_explainer_websockets()
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
     return pn.serve(
         {route: _session_of(build) for route, build in ROUTES.items()},
@@ -112,31 +115,60 @@ def _forget_notification_area(session_context) -> None:
             area._documents.pop(doc, None)
 
 
-def use_nodelay_websockets() -> None:
-    """Send websocket frames at once: set TCP_NODELAY on every session's connection.
+def use_explainer_websockets() -> None:
+    """Put our websocket handler in Bokeh's per-app URL patterns, in place of Panel's.
 
-    Bokeh's websocket handler leaves Nagle's algorithm on, so a click's small
-    message can wait for the previous one's delayed ACK (about 40 ms on Linux).
-    Panel installs its own handler class in Bokeh's per-app URL patterns; ours
-    extends it by one call, the same way.
+    It extends Panel's handler in two ways:
+
+    - It sends frames at once (TCP_NODELAY). Bokeh's handler leaves Nagle's algorithm on, so a
+      click's small message can wait for the previous one's delayed ACK (about 40 ms on Linux).
+    - It accepts a page this server sent, at whatever address the reader typed: a classroom's
+      LAN address or the laptop's name, which no list made at start-up can know. Such a page's
+      origin is the host it asked for. Tornado 6.6 accepts these before asking the handler;
+      older Tornado versions (the only ones on Python 3.10) leave it to this check. Any other
+      origin must be in the allowed list (this host's own names and ``--allow-origin``).
     """
     from bokeh.server.urls import per_app_patterns
     from panel.io.server import WSHandler
 
-    class NoDelayWSHandler(WSHandler):
+    class ExplainerWSHandler(WSHandler):
+        def check_origin(self, origin: str) -> bool:
+            return is_same_origin(origin, self.request.host) or super().check_origin(origin)
+
         def open(self, *args, **kwargs):
             self.set_nodelay(True)
             return super().open(*args, **kwargs)
 
     per_app_patterns[:] = [
-        (pattern, NoDelayWSHandler if handler is WSHandler else handler) for pattern, handler in per_app_patterns
+        (pattern, ExplainerWSHandler if handler is WSHandler else handler) for pattern, handler in per_app_patterns
     ]
+
+
+def is_same_origin(origin: str, host: str) -> bool:
+    """Whether a websocket's ``Origin`` header names the very host and port its request was sent to."""
+    try:
+        return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+    except ValueError:
+        return False
+
+
+def network_address() -> str | None:
+    """This computer's address on its network (the one its default route leaves from), or None when offline."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 9))  # connecting a UDP socket sends nothing
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(address).is_loopback or address == "0.0.0.0" else address
 
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
-    url = f"http://{_shown_host(args.address)}:{args.port}{args.prefix.rstrip('/')}/"
-    print(f"Serving the explainer on {url} (Ctrl+C stops it)", flush=True)
+    path = f"{args.prefix.rstrip('/')}/"
+    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True)
+    if args.address in ("0.0.0.0", "::") and (lan := network_address()):
+        print(f"Others on this network can open http://{lan}:{args.port}{path}", flush=True)
     try:
         serve_pages(
             args.port,

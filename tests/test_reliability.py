@@ -294,7 +294,7 @@ def test_address_binds_the_address_given_and_its_pages_work(page):
 # routes, Bokeh's favicon, Panel's static files, and the 404 that shadows Panel's /components/ route.
 ALLOWED_HANDLERS = {
     "IcoHandler",
-    "NoDelayWSHandler",
+    "ExplainerWSHandler",
     "MetadataHandler",
     "AutoloadJsHandler",
     "DocHandler",

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import socket
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from bokeh.server.views.ws import WSHandler
 from playwright.sync_api import expect
+from tornado.httpclient import HTTPClientError, HTTPRequest
+from tornado.websocket import websocket_connect
 
-from conftest import free_port
-from explainer.cli import build_parser, serve_pages
+from conftest import Server, free_port
+from explainer.cli import build_parser, is_same_origin, network_address, serve_pages
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -41,3 +46,90 @@ def test_each_session_websocket_sends_small_frames_at_once(page):
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
     finally:
         server.stop()
+
+
+def test_same_origin_means_the_host_and_port_the_request_was_sent_to():
+    assert is_same_origin("http://192.168.1.20:5006", "192.168.1.20:5006")
+    assert is_same_origin("http://Teachers-Laptop.local:8080", "teachers-laptop.local:8080")
+    assert is_same_origin("http://docs.example.com", "docs.example.com")
+    assert not is_same_origin("http://192.168.1.20:8000", "192.168.1.20:5006")
+    assert not is_same_origin("http://evil.example:5006", "192.168.1.20:5006")
+    assert not is_same_origin("http://192.168.1.20:5006.evil.example", "192.168.1.20:5006")
+    assert not is_same_origin("null", "")
+    assert not is_same_origin("http://[::1", "[::1]:5006")
+
+
+def websocket_answer(url: str, origin: str) -> int:
+    """The HTTP status a websocket handshake to ``url`` from a page at ``origin`` gets: 101 or the refusal's."""
+
+    async def connect():
+        try:
+            connection = await websocket_connect(HTTPRequest(url, headers={"Origin": origin}))
+        except HTTPClientError as refused:
+            return refused.code
+        connection.close()
+        return 101
+
+    # In a thread of its own: Playwright's sync API already runs an event loop here.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, connect()).result()
+
+
+@pytest.fixture(scope="module")
+def classroom_server():
+    """Served as for a class: ``--address 0.0.0.0``, no ``--allow-origin``."""
+    running = Server("--address", "0.0.0.0")
+    yield running
+    running.stop()
+
+
+def session_websocket(page, load):
+    """Run ``load`` (which opens a page) and return the page's session websocket once it has said something."""
+    with page.expect_websocket(lambda ws: ws.url.endswith("/ws"), timeout=30_000) as opened:
+        load()
+    websocket = opened.value
+    websocket.wait_for_event("framereceived", timeout=30_000)
+    return websocket
+
+
+@pytest.mark.browser
+def test_a_class_reaches_the_figures_at_whatever_address_it_types(page, classroom_server):
+    """Students type the laptop's LAN address, which no start-up list holds; 127.0.0.2 stands in for it."""
+    websocket = session_websocket(page, lambda: page.goto(f"http://127.0.0.2:{classroom_server.port}/binary"))
+    with websocket.expect_event("framereceived", timeout=10_000):  # the server's answer to a click
+        page.locator('.rl-row[data-rank="1"] button').click()
+    assert not websocket.is_closed()
+    assert "Refusing websocket" not in classroom_server.log()
+
+
+@pytest.mark.browser
+def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, classroom_server):
+    """A framed page's websocket comes from the framed page's own origin: no --allow-origin needed."""
+    frame = f'<iframe src="http://127.0.0.2:{classroom_server.port}/ndcg" width="1000" height="900"></iframe>'
+    websocket = session_websocket(page, lambda: page.set_content(frame))
+    figure = page.frame_locator("iframe")
+    expect(figure.locator(".metric-formula").first).to_be_visible(timeout=30_000)
+    with websocket.expect_event("framereceived", timeout=10_000):
+        figure.locator('.rl-row[data-rank="3"] button').click()
+    assert not websocket.is_closed()
+    assert "Refusing websocket" not in classroom_server.log()
+
+
+def test_a_class_server_still_refuses_pages_from_elsewhere(classroom_server):
+    port = classroom_server.port
+    socket_url = f"ws://127.0.0.2:{port}/binary/ws"
+    assert websocket_answer(socket_url, f"http://127.0.0.2:{port}") == 101
+    assert websocket_answer(socket_url, "http://evil.example") == 403
+    assert websocket_answer(socket_url, f"http://127.0.0.3:{port}") == 403  # not the host it was sent to
+    assert websocket_answer(socket_url, f"http://127.0.0.2:{port + 1}") == 403
+
+
+def test_a_class_server_says_which_address_to_give_the_class(classroom_server):
+    lan = network_address()
+    if lan is None:
+        assert "Others on this network" not in classroom_server.log()
+        pytest.skip("this machine has no network address to announce")
+    announced = f"Others on this network can open http://{lan}:{classroom_server.port}/"
+    assert announced in classroom_server.log()
+    with urllib.request.urlopen(announced.rsplit(" ", 1)[1] + "binary", timeout=30) as response:
+        assert response.status == 200
