@@ -37,6 +37,14 @@ SESSION_OPTIONS = {
     "websocket_ping_timeout": 60,
 }
 
+# A page asked for with a longer query gets the figure without it and a notice (kit.js has the
+# same number): Bokeh copies a page's query into its websocket's URL and token, and from about
+# 25 KB the websocket fails, leaving a blank page.
+MAX_QUERY_LENGTH = 4000
+# Tornado drops a request whose headers pass 64 KB without answering it; this lets any URL a
+# browser will send (Chromium's limit is 2 MB) reach the page handler, which then redirects it.
+MAX_REQUEST_HEADERS = 2 * 1024 * 1024 + 64 * 1024
+
 # Shown on every served page when its connection to the server drops.
 DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
 
@@ -61,7 +69,7 @@ def serve_pages(
 
     from explainer.pages import ROUTES
 
-    use_explainer_websockets()
+    use_explainer_handlers()
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
     return pn.serve(
         {route: _session_of(build) for route, build in ROUTES.items()},
@@ -77,6 +85,7 @@ def serve_pages(
         start=True,
         # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
         extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
+        http_server_kwargs={"max_header_size": MAX_REQUEST_HEADERS},
         **SESSION_OPTIONS,
     )
 
@@ -115,10 +124,12 @@ def _forget_notification_area(session_context) -> None:
             area._documents.pop(doc, None)
 
 
-def use_explainer_websockets() -> None:
-    """Put our websocket handler in Bokeh's per-app URL patterns, in place of Panel's.
+def use_explainer_handlers() -> None:
+    """Put our page and websocket handlers in Bokeh's per-app URL patterns, in place of Panel's.
 
-    It extends Panel's handler in two ways:
+    The page handler turns away a query longer than ``MAX_QUERY_LENGTH``: it redirects to the
+    page without it, with ``#ignored-query=<length>`` for the figure's notice. The websocket
+    handler extends Panel's in two ways:
 
     - It sends frames at once (TCP_NODELAY). Bokeh's handler leaves Nagle's algorithm on, so a
       click's small message can wait for the previous one's delayed ACK (about 40 ms on Linux).
@@ -129,7 +140,16 @@ def use_explainer_websockets() -> None:
       origin must be in the allowed list (this host's own names and ``--allow-origin``).
     """
     from bokeh.server.urls import per_app_patterns
-    from panel.io.server import WSHandler
+    from panel.io.server import DocHandler, WSHandler
+
+    class ExplainerDocHandler(DocHandler):
+        async def get(self, *args, **kwargs):
+            length = len(self.request.query)
+            if length <= MAX_QUERY_LENGTH:
+                return await super().get(*args, **kwargs)
+            # Relative, so that it holds behind a proxy that rewrites the path.
+            page = self.request.path.rsplit("/", 1)[-1]
+            self.redirect(f"./{page}#ignored-query={length}", status=303)
 
     class ExplainerWSHandler(WSHandler):
         def check_origin(self, origin: str) -> bool:
@@ -139,9 +159,8 @@ def use_explainer_websockets() -> None:
             self.set_nodelay(True)
             return super().open(*args, **kwargs)
 
-    per_app_patterns[:] = [
-        (pattern, ExplainerWSHandler if handler is WSHandler else handler) for pattern, handler in per_app_patterns
-    ]
+    ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
+    per_app_patterns[:] = [(pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns]
 
 
 def is_same_origin(origin: str, host: str) -> bool:

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from conftest import Server
 from explainer import metrics
+from explainer.cli import MAX_QUERY_LENGTH
 from explainer.cli import main as cli_main
 from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION
 
@@ -139,6 +140,8 @@ MALFORMED = [
     ("/ndcg", "k=0", "k must be a whole number from 1 to 8"),
     ("/binary", "<script>alert(1)</script>=1", "“<script>alert(1)</script>”"),
     ("/ndcg", "gain=<img src=x onerror=alert(1)>", "gain=“<img src=x onerror=alert(1)>”"),
+    # Shortened to forty characters, not forty UTF-16 units: no emoji cut in half.
+    ("/binary", "\U0001F600" * 45 + "=1", "“" + "\U0001F600" * 40 + "…”"),
 ]
 
 
@@ -166,6 +169,49 @@ def test_a_link_keeps_its_valid_values_when_one_is_bad(page, server):
     grades = [1] + [0] * 11
     expect(formula(page, P)).to_have_text(f"P@5 = 1 / 5 = {f(metrics.precision_at_k(grades, 5))}")
     expect(page.locator(".query-notice")).to_contain_text("k=“99”")
+
+
+def padded(length: int) -> str:
+    """A query of exactly ``length`` characters: k=3 and a key the figures do not have."""
+    return "k=3&x=" + "a" * (length - len("k=3&x="))
+
+
+@pytest.mark.parametrize("length", [MAX_QUERY_LENGTH + 1, 30_000, 1_500_000])
+@pytest.mark.parametrize("mode", ["served", "exported"])
+def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, exported, mode, length):
+    """Served, Bokeh would carry such a query into its websocket, which fails from about 25 KB; the
+    server sends the page without it. From a file, the figure ignores it the same way."""
+    errors = watch_errors(page)
+    base = f"{server.url}/binary" if mode == "served" else (exported / "binary.html").as_uri()
+    response = page.goto(f"{base}?{padded(length)}")
+    if mode == "served":
+        assert response.request.redirected_from is not None, "the server sent the page with its long query"
+    expect(page.locator(".query-notice")).to_have_text(
+        f"Ignored the whole query: it is {length:,} characters long, "
+        f"and no figure's settings take more than {MAX_QUERY_LENGTH:,}.",
+        timeout=30_000,
+    )
+    expect(formula(page, P)).to_have_text(re.compile(r"^P@5 = "))  # the default k, not the query's 3
+    click_changes(page, "binary")
+    page.wait_for_url(re.compile(r"^[^#]*\?relevant="))  # the link now holds the state, and no fragment
+    assert errors == []
+
+
+@pytest.mark.parametrize("mode", ["served", "exported"])
+def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exported, mode):
+    base = f"{server.url}/binary" if mode == "served" else (exported / "binary.html").as_uri()
+    page.goto(f"{base}?{padded(MAX_QUERY_LENGTH)}")
+    expect(page.locator(".query-notice")).to_have_text("Ignored “x”: this figure has no such setting.", timeout=30_000)
+    expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
+    click_changes(page, "binary")
+
+
+def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
+    page.goto(server.url + "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3")
+    lines = page.locator(".query-notice p")
+    expect(lines).to_have_text([*(f"Ignored “x{i}”: this figure has no such setting." for i in range(4)),
+                                "… and 5 more values ignored."])
+    expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
 
 
 def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):

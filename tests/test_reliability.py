@@ -297,7 +297,7 @@ ALLOWED_HANDLERS = {
     "ExplainerWSHandler",
     "MetadataHandler",
     "AutoloadJsHandler",
-    "DocHandler",
+    "ExplainerDocHandler",
     "StaticHandler",
     "ErrorHandler",
     "ComponentResourceHandler",
@@ -311,7 +311,7 @@ def test_only_the_pages_and_their_resources_are_routed_and_nothing_reloads(inpro
     server, tornado = tornado_app(thread)
     routes = routes_of(tornado)
     assert {handler for _, handler in routes} <= ALLOWED_HANDLERS, routes
-    pages = {pattern for pattern, handler in routes if handler == "DocHandler"}
+    pages = {pattern for pattern, handler in routes if handler == "ExplainerDocHandler"}
     assert pages == {("/?$" if route == "/" else f"{route}/?$") for route in ROUTES}
     # Panel's /components/ route (which imports any module a URL names) is shadowed by a 404 that comes first.
     components = [handler for pattern, handler in routes if pattern.startswith("/components/")]

@@ -200,11 +200,23 @@ export class Ignored extends Error {}
 
 const MAX_SHOWN = 40;
 
-/** Quote what the reader typed, shortened; it is only ever set as text, never as markup. */
+/** Quote what the reader typed, shortened (never inside a character); it is only ever set as text, never as markup. */
 export function quoted(text) {
-  const short = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+  const characters = Array.from(text);
+  const short = characters.length > MAX_SHOWN ? `${characters.slice(0, MAX_SHOWN).join("")}…` : text;
   return `“${short}”`;
 }
+
+/**
+ * A query longer than this is ignored whole: no figure's state needs a tenth of it. A served
+ * page turns such a query away before it makes a session (cli.MAX_QUERY_LENGTH, the same number),
+ * redirecting to `#ignored-query=<length>`.
+ */
+export const MAX_QUERY_LENGTH = 4000;
+
+const tooLong = (length) =>
+  `Ignored the whole query: it is ${length.toLocaleString("en")} characters long, ` +
+  `and no figure's settings take more than ${MAX_QUERY_LENGTH.toLocaleString("en")}.`;
 
 /** A whole number from lo to hi, or Ignored with a reason. */
 export function parseInteger(text, name, lo, hi) {
@@ -240,6 +252,8 @@ const PAGE_KEYS = new Set(["present", "theme"]);
  */
 export function stateFromQuery(search, fields, base) {
   let state = structuredClone(base);
+  const length = search.replace(/^\?/, "").length;
+  if (length > MAX_QUERY_LENGTH) return { state, ignored: [tooLong(length)] };
   const ignored = [];
   const params = new URLSearchParams(search);
   for (const key of new Set(params.keys())) {
@@ -284,7 +298,22 @@ export function writeQuery(pairs) {
   }, 120);
 }
 
-/** A polite notice listing the values the URL asked for that the figure ignored. */
+/** The state a figure page's own URL asks for: its query, or the notice for one the server turned away. */
+function stateFromPage(fields, base) {
+  const turnedAway = /^#ignored-query=(\d{1,9})$/.exec(window.location.hash);
+  if (!turnedAway) return stateFromQuery(window.location.search, fields, base);
+  try {
+    // The fragment has said what it had to; the address becomes a plain link again.
+    window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+  } catch {
+    // A sandboxed frame may forbid it; the notice shows all the same.
+  }
+  return { state: structuredClone(base), ignored: [tooLong(Number(turnedAway[1]))] };
+}
+
+const MAX_NOTICE_LINES = 5;
+
+/** A polite notice listing the values the URL asked for that the figure ignored (the first few of many). */
 export function createQueryNotice() {
   const el = h("div", "fig-notice query-notice");
   el.setAttribute("role", "status");
@@ -292,7 +321,10 @@ export function createQueryNotice() {
   return {
     el,
     show(lines) {
-      el.replaceChildren(...lines.map((line) => h("p", "", line)));
+      const shown = lines.length > MAX_NOTICE_LINES ? lines.slice(0, MAX_NOTICE_LINES - 1) : lines;
+      const more = lines.length - shown.length;
+      el.replaceChildren(...shown.map((line) => h("p", "", line)));
+      if (more) el.append(h("p", "", `… and ${more} more values ignored.`));
       el.hidden = lines.length === 0;
     },
   };
@@ -349,7 +381,7 @@ export function connectFigure(model, { apply, fields, toQuery, notice }) {
     if (model.standalone) writeQuery(toQuery(next));
   });
   if (model.standalone) {
-    const { state, ignored } = stateFromQuery(window.location.search, fields, model.state);
+    const { state, ignored } = stateFromPage(fields, model.state);
     notice.show(ignored);
     if (JSON.stringify(state) !== JSON.stringify(model.state)) commit(state);
   }
