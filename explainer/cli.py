@@ -115,11 +115,12 @@ def _session_of(build):
 
 def _forget_notification_area(session_context) -> None:
     """Let go of an ended session's notification area, which Panel 1.9 keeps, and with it the whole page."""
+    from panel.io.notifications import NotificationAreaBase
     from panel.io.state import state
 
     doc = session_context._document
     for ref, (area, _, view_doc, _) in list(state._views.items()):
-        if view_doc is doc:
+        if view_doc is doc and isinstance(area, NotificationAreaBase):
             del state._views[ref]
             area._documents.pop(doc, None)
 
