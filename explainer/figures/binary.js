@@ -19,6 +19,8 @@ import {
   h,
   parseInteger,
   parseIntegers,
+  setAttr,
+  setText,
 } from "explainer/kit";
 
 const MAX_MISSED = 12;
@@ -197,17 +199,18 @@ export function render({ model, el }) {
     state.relevant.forEach((isRelevant, i) => {
       const button = list.buttons[i];
       list.rows[i].classList.toggle("is-relevant", isRelevant);
-      button.setAttribute("aria-pressed", String(isRelevant));
-      button.querySelector(".mark").textContent = isRelevant ? "✓ relevant" : "✗ not relevant";
-      button.setAttribute(
+      setAttr(button, "aria-pressed", String(isRelevant));
+      setText(button.querySelector(".mark"), isRelevant ? "✓ relevant" : "✗ not relevant");
+      setAttr(
+        button,
         "aria-label",
         `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`,
       );
     });
-    missedCount.textContent = String(state.missed);
+    setText(missedCount, String(state.missed));
     // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
-    less.setAttribute("aria-disabled", String(state.missed <= 0));
-    more.setAttribute("aria-disabled", String(state.missed >= MAX_MISSED));
+    setAttr(less, "aria-disabled", String(state.missed <= 0));
+    setAttr(more, "aria-disabled", String(state.missed >= MAX_MISSED));
     while (missedRows.children.length > state.missed) missedRows.lastChild.remove();
     while (missedRows.children.length < state.missed) {
       const row = h("div", "missed-row");
@@ -215,11 +218,11 @@ export function render({ model, el }) {
       missedRows.append(row);
     }
     for (const { formula, note, card } of Object.values(cards)) {
-      formula.textContent = current[card.key];
-      note.textContent = card.note ? current[card.note] : `${current.relevantInTopK.length} relevant in the top ${state.k}`;
+      setText(formula, current[card.key]);
+      setText(note, card.note ? current[card.note] : `${current.relevantInTopK.length} relevant in the top ${state.k}`);
     }
     notice.hidden = current.total > 0;
-    notice.textContent = current.total > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.";
+    setText(notice, current.total > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
     announcer.say(current.announcement);
   }
 

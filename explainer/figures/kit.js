@@ -13,6 +13,20 @@ export function h(tag, className = "", text = null) {
   return node;
 }
 
+// A click changes a few of the many values a figure shows. Writing only those spares the
+// browser the style and layout work of every rewritten node, and the page's readers a
+// mutation for each value that stayed.
+
+/** Set a node's text, if it differs. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Set an attribute, if it differs. */
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /**
  * Build the list. Options:
  *   count        number of rows
@@ -124,7 +138,10 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     move(step());
   });
 
-  new ResizeObserver(place).observe(list);
+  // The marker sits between two rows: placed again when k changes, and when a row's height does
+  // (a title wraps on a narrow screen, a font loads), which moves every row below it.
+  const resized = new ResizeObserver(place);
+  for (const row of rows) resized.observe(row);
 
   // Placing the marker reads the rows' layout; doing it in the next frame, not in the click
   // handler that just changed the rows, spares the browser a second, forced layout per click.
@@ -139,6 +156,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     buttons,
     /** Show the cutoff at k: the marker's place, its label, and which rows fall below it. */
     update(nextK) {
+      if (nextK === k && marker.hasAttribute("aria-valuenow")) return;
       k = nextK;
       handle.textContent = `k = ${k}`;
       marker.setAttribute("aria-valuenow", String(k));

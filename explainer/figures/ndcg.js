@@ -17,6 +17,8 @@ import {
   Ignored,
   parseInteger,
   promoted,
+  setAttr,
+  setText,
 } from "explainer/kit";
 
 const MAX_GRADE = 3;
@@ -244,27 +246,29 @@ export function render({ model, el }) {
       const row = list.rows[i];
       const doc = state.order[i];
       const b = list.buttons[i];
-      row.dataset.grade = String(grade);
-      b.querySelector(".rl-title").textContent = titles[doc];
-      b.querySelector(".grade").textContent = gradeMark(grade);
-      b.querySelector(".gain-col").textContent = String(gainValue(grade, state.gain));
-      b.querySelector(".dg-value").textContent = f(terms[i]);
-      b.querySelector(".bar").style.width = `${(100 * terms[i]) / top}%`;
-      b.querySelector(".cum").textContent = f(sums[i]);
-      b.setAttribute(
+      if (row.dataset.grade !== String(grade)) row.dataset.grade = String(grade);
+      setText(b.querySelector(".rl-title"), titles[doc]);
+      setText(b.querySelector(".grade"), gradeMark(grade));
+      setText(b.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
+      setText(b.querySelector(".dg-value"), f(terms[i]));
+      const bar = b.querySelector(".bar").style;
+      if (bar.width !== `${(100 * terms[i]) / top}%`) bar.width = `${(100 * terms[i]) / top}%`;
+      setText(b.querySelector(".cum"), f(sums[i]));
+      setAttr(
+        b,
         "aria-label",
         `Rank ${i + 1}: ${titles[doc]}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}. ` +
           `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}. ${i ? "Press to move up." : "At the top."}`,
       );
-      gradeSelects[i].value = String(grade);
+      if (gradeSelects[i].value !== String(grade)) gradeSelects[i].value = String(grade);
     });
     idealRows.forEach(({ tr, cells }, i) => {
-      cells[1].textContent = gradeMark(ideal[i]);
-      cells[2].textContent = f(idealTerms[i]);
-      cells[3].textContent = f(idealSums[i]);
+      setText(cells[1], gradeMark(ideal[i]));
+      setText(cells[2], f(idealTerms[i]));
+      setText(cells[3], f(idealSums[i]));
       tr.classList.toggle("below", i >= state.k);
     });
-    for (const [key, node] of Object.entries(formulas)) node.textContent = current[key];
+    for (const [key, node] of Object.entries(formulas)) setText(node, current[key]);
     gainSwitch.set(state.gain);
     announcer.say(current.announcement);
   }
