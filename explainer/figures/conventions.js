@@ -18,17 +18,15 @@ import {
   connectFigure,
   createAnnouncer,
   createFrame,
-  createGradeSelect,
+  createGradedList,
   createPresenterToggle,
   createQueryNotice,
-  createRankedList,
   gradedListFields,
   gradedListQuery,
   h,
   Ignored,
   parseInteger,
   parseIntegers,
-  promoted,
 } from "explainer/kit";
 
 const MAX_GRADE = 3;
@@ -163,41 +161,19 @@ export function render({ model, el }) {
   head.append(query, tools);
 
   // -- the list --
-  const header = h("div", "conv-header");
-  header.setAttribute("aria-hidden", "true");
-  for (const [cls, text] of [
-    ["rl-rank", "#"],
-    ["rl-title", "Result (press to move up)"],
-    ["grade", "Grade"],
-  ]) {
-    header.append(h("span", cls, text));
-  }
-  const gradeSelects = [];
-  const list = createRankedList({
+  const { header, list, gradeSelects } = createGradedList({
     count,
     label: `Graded results for the query ${model.query}`,
-    cutoffName: "Cutoff k",
-    buildRow(row, button, rank) {
-      button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title"), h("span", "grade"));
-      const select = createGradeSelect(MAX_GRADE, `Grade of the result at rank ${rank}`, (grade) => {
-        const grades = state.grades.slice();
-        grades[state.order[rank - 1]] = grade;
-        commit({ ...state, grades });
-      });
-      row.append(select);
-      gradeSelects.push(select);
-    },
-    onActivate(rank) {
-      if (rank === 1) {
-        flash("Rank 1 is already at the top.");
-        return;
-      }
-      commit({ ...state, order: promoted(state.order, rank) });
-      list.buttons[rank - 2].focus();
-    },
-    onCutoff(k) {
-      commit({ ...state, k });
-    },
+    maxGrade: MAX_GRADE,
+    headerClass: "conv-header",
+    columns: [
+      ["rl-rank", "#"],
+      ["rl-title", "Result (press to move up)"],
+      ["grade", "Grade"],
+    ],
+    getState: () => state,
+    commit: (next) => commit(next),
+    flash: (text) => flash(text),
   });
   const hint = h("p", "fig-hint");
   hint.setAttribute("role", "status");

@@ -446,6 +446,52 @@ export function createGradeSelect(maxGrade, label, onChange) {
   return select;
 }
 
+/**
+ * A ranked list of graded results that the reader reorders and regrades (figure 2 and the
+ * conventions figure), over state { grades (by document), order (documents by rank), k }.
+ * Pressing a result moves it up one rank, the focus following it; its menu sets its grade;
+ * the marker sets k. `columns` are the [className, heading] pairs of the header row (which
+ * screen readers skip: each row says it all); `cells(rank)` gives the spans a row shows
+ * after its rank, title and grade. `getState()` is the figure's current state, `commit`
+ * takes the next one, and `flash` says why a press did nothing.
+ * Returns { header, list (as createRankedList's), gradeSelects }.
+ */
+export function createGradedList({ count, label, maxGrade, headerClass, columns, cells = () => [], getState, commit, flash }) {
+  const header = h("div", headerClass);
+  header.setAttribute("aria-hidden", "true");
+  for (const [cls, text] of columns) header.append(h("span", cls, text));
+  const gradeSelects = [];
+  const list = createRankedList({
+    count,
+    label,
+    buildRow(row, button, rank) {
+      button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title"), h("span", "grade"), ...cells(rank));
+      const select = createGradeSelect(maxGrade, `Grade of the result at rank ${rank}`, (grade) => {
+        const state = getState();
+        const grades = state.grades.slice();
+        grades[state.order[rank - 1]] = grade;
+        commit({ ...state, grades });
+      });
+      row.append(select);
+      gradeSelects.push(select);
+    },
+    onActivate(rank) {
+      if (rank === 1) {
+        flash("Rank 1 is already at the top.");
+        return;
+      }
+      const state = getState();
+      commit({ ...state, order: promoted(state.order, rank) });
+      // Focus follows the moved result, in the next frame so the click itself forces no layout.
+      requestAnimationFrame(() => list.buttons[rank - 2].focus());
+    },
+    onCutoff(k) {
+      commit({ ...getState(), k });
+    },
+  });
+  return { header, list, gradeSelects };
+}
+
 /** The order after moving the result at `rank` (1-based, > 1) up one place. */
 export function promoted(order, rank) {
   const next = order.slice();

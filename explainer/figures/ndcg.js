@@ -6,11 +6,10 @@ import {
   connectFigure,
   createAnnouncer,
   createFrame,
-  createGradeSelect,
+  createGradedList,
   createPresenterToggle,
   createQueryNotice,
   createRadioGroup,
-  createRankedList,
   gradedListFields,
   gradedListQuery,
   h,
@@ -133,57 +132,28 @@ export function render({ model, el }) {
   if (model.standalone) player.append(createPresenterToggle(frame));
 
   // -- the list --
-  const header = h("div", "ndcg-header");
-  header.setAttribute("aria-hidden", "true");
-  for (const [cls, text] of [
-    ["rl-rank", "#"],
-    ["rl-title", "Result"],
-    ["grade", "Grade"],
-    ["num gain-col", "Gain"],
-    ["num disc-col", "× Discount"],
-    ["num dg", "= Disc. gain"],
-    ["num cum", "DCG"],
-  ]) {
-    header.append(h("span", cls, text));
-  }
-  const gradeSelects = [];
-  const list = createRankedList({
+  const { header, list, gradeSelects } = createGradedList({
     count,
     label: "Graded results for the query cracked bracket",
-    cutoffName: "Cutoff k",
-    buildRow(row, button, rank) {
-      const bar = h("span", "bar");
+    maxGrade: MAX_GRADE,
+    headerClass: "ndcg-header",
+    columns: [
+      ["rl-rank", "#"],
+      ["rl-title", "Result"],
+      ["grade", "Grade"],
+      ["num gain-col", "Gain"],
+      ["num disc-col", "× Discount"],
+      ["num dg", "= Disc. gain"],
+      ["num cum", "DCG"],
+    ],
+    cells(rank) {
       const dg = h("span", "dg");
-      dg.append(bar, h("span", "num dg-value"));
-      button.append(
-        h("span", "rl-rank", String(rank)),
-        h("span", "rl-title"),
-        h("span", "grade"),
-        h("span", "num gain-col"),
-        h("span", "num disc-col", f(discount(rank))),
-        dg,
-        h("span", "num cum"),
-      );
-      const select = createGradeSelect(MAX_GRADE, `Grade of the result at rank ${rank}`, (grade) => {
-        const grades = state.grades.slice();
-        grades[state.order[rank - 1]] = grade;
-        commit({ ...state, grades });
-      });
-      row.append(select);
-      gradeSelects.push(select);
+      dg.append(h("span", "bar"), h("span", "num dg-value"));
+      return [h("span", "num gain-col"), h("span", "num disc-col", f(discount(rank))), dg, h("span", "num cum")];
     },
-    onActivate(rank) {
-      if (rank === 1) {
-        flash("Rank 1 is already at the top.");
-        return;
-      }
-      commit({ ...state, order: promoted(state.order, rank) });
-      // Focus follows the moved result, in the next frame so the click itself forces no layout.
-      requestAnimationFrame(() => list.buttons[rank - 2].focus());
-    },
-    onCutoff(k) {
-      commit({ ...state, k });
-    },
+    getState: () => state,
+    commit: (next) => commit(next),
+    flash: (text) => flash(text),
   });
   const hint = h("p", "fig-hint");
   hint.setAttribute("role", "status");
