@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -101,6 +102,17 @@ def serve_object():
     yield serve
     for running in servers:
         running.stop()
+
+
+def answers(url: str) -> bool:
+    """Whether ``url`` answers an HTTP GET at all (any status but a refused or dropped connection)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
 
 
 def wait_until(condition, timeout: float = 10.0, message: str = "condition") -> None:

@@ -34,7 +34,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, free_port, wait_for_url, wait_until
+from conftest import ROOT, answers, free_port, wait_for_url, wait_until
 from explainer import cli, metrics
 from explainer.figures.base import Figure, FigureView
 from explainer.figures.binary import BinaryFigure, BinaryState
@@ -240,17 +240,9 @@ def inproc_server():
     """The explainer served in this process, so that its Tornado application can be inspected."""
     port = free_port()
     thread = cli.serve_pages(port, "127.0.0.1", [], threaded=True)
-    wait_until(lambda: _answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the in-process server")
+    wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the in-process server")
     yield port, thread
     thread.stop()
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2):
-            return True
-    except OSError:
-        return False
 
 
 # -- 1. safe defaults ----------------------------------------------------------------------
@@ -279,7 +271,7 @@ def test_address_binds_the_address_given_and_its_pages_work(page):
     port = free_port()
     thread = cli.serve_pages(port, "127.0.0.2", [], threaded=True)
     try:
-        wait_until(lambda: _answers(f"http://127.0.0.2:{port}/binary"), timeout=30, message="the server on 127.0.0.2")
+        wait_until(lambda: answers(f"http://127.0.0.2:{port}/binary"), timeout=30, message="the server on 127.0.0.2")
         mine = [c for c in psutil.Process().net_connections(kind="inet") if c.laddr.port == port and c.status == psutil.CONN_LISTEN]
         assert {c.laddr.ip for c in mine} == {"127.0.0.2"}
         page.goto(f"http://127.0.0.2:{port}/binary")  # its websocket origin is allowed too
@@ -490,7 +482,7 @@ def test_serving_under_a_prefix_keeps_pages_resources_and_websocket_under_it(pag
     base = f"http://127.0.0.1:{port}/explainer"
     thread = cli.serve_pages(port, "127.0.0.1", [], threaded=True, prefix="/explainer")
     try:
-        wait_until(lambda: _answers(base + "/binary"), timeout=30, message="the prefixed server")
+        wait_until(lambda: answers(base + "/binary"), timeout=30, message="the prefixed server")
         requested: list[str] = []
         failed: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
@@ -764,7 +756,7 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
     contexts = []
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_until(lambda: _answers(url + "/favicon.ico"), timeout=30, message="the server")
+        wait_until(lambda: answers(url + "/favicon.ico"), timeout=30, message="the server")
         server, _ = tornado_app(thread)
         warm = browser.new_context()
         warm_up(warm, url)
@@ -994,7 +986,7 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
     thread = cli.serve_pages(port, "127.0.0.1", [f"127.0.0.1:{proxy.port}"], threaded=True)
     context = browser.new_context()
     try:
-        wait_until(lambda: _answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
+        wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
         server, _ = tornado_app(thread)
         warm_up(context, f"http://127.0.0.1:{port}")
         warmed = session_ids(server)

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from conftest import Server, free_port
+from conftest import Server, answers, free_port, wait_until
 from explainer.cli import build_parser, is_same_origin, network_address, serve_pages
 
 
@@ -33,6 +33,7 @@ def test_each_session_websocket_sends_small_frames_at_once(page):
     port = free_port()
     server = serve_pages(port, "127.0.0.1", [], threaded=True)
     try:
+        wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
         page.goto(f"http://127.0.0.1:{port}/binary")
         expect(page.locator(".metric-formula").first).to_be_visible()
         handlers = [
