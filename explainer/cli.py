@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import ipaddress
 import os
 import socket
@@ -162,6 +163,78 @@ def use_explainer_handlers() -> None:
 
     ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
     per_app_patterns[:] = [(pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns]
+    use_compressed_static_files()
+
+
+# Scripts and stylesheets a page loads; a first visit fetches 2.9 MB of them, 0.75 MB gzipped.
+COMPRESSIBLE = (".js", ".css", ".json", ".svg", ".map")
+_gzipped: dict[tuple[str, float], bytes] = {}
+
+
+def gzipped(path: str, modified: float) -> bytes:
+    """The gzip of a file, made once per file and version: a class's first visit costs no compression per student."""
+    import gzip
+
+    key = (path, modified)
+    if key not in _gzipped:
+        _gzipped[key] = gzip.compress(Path(path).read_bytes(), compresslevel=9, mtime=0)
+    return _gzipped[key]
+
+
+@functools.cache
+def compressed(handler_class):
+    """``handler_class`` (a Tornado static file handler) answering browsers that accept gzip with a
+    gzipped copy of each script and stylesheet, compressed once (Tornado's own ``compress_response``
+    would compress it again for every request, on the one thread that also answers every click)."""
+
+    class Compressed(handler_class):
+        gzipping = False
+
+        def set_headers(self):
+            encodings = self.request.headers.get("Accept-Encoding", "")
+            self.gzipping = (
+                self.absolute_path.endswith(COMPRESSIBLE)
+                and "gzip" in encodings.lower()
+                and "Range" not in self.request.headers
+            )
+            super().set_headers()
+            if self.absolute_path.endswith(COMPRESSIBLE):
+                self.set_header("Vary", "Accept-Encoding")
+            if self.gzipping:
+                self.set_header("Content-Encoding", "gzip")
+                # For this response only: the class's get_content also serves Tornado's version hashes.
+                self.get_content = lambda abspath, start=None, end=None: self._gzipped()[start:end]
+
+        def compute_etag(self):
+            etag = super().compute_etag()
+            return f'{etag[:-1]}-gzip"' if etag and self.gzipping else etag
+
+        def get_content_size(self):
+            return len(self._gzipped()) if self.gzipping else super().get_content_size()
+
+        def _gzipped(self) -> bytes:
+            return gzipped(self.absolute_path, self.modified.timestamp())
+
+    Compressed.__name__ = Compressed.__qualname__ = f"Compressed{handler_class.__name__}"
+    return Compressed
+
+
+def use_compressed_static_files() -> None:
+    """Serve Bokeh's and Panel's scripts and stylesheets gzipped (see ``compressed``).
+
+    Each page's /static/ route is made by Panel's replacement for Bokeh's create_static_handler,
+    with the handler class its module names ``StaticHandler``; the shared routes are Bokeh's
+    top-level patterns. Both get the compressed handler (the same class each time).
+    """
+    import panel.io.server as panel_server
+    from bokeh.server.urls import toplevel_patterns
+    from bokeh.server.views.multi_root_static_handler import MultiRootStaticHandler
+    from bokeh.server.views.static_handler import StaticHandler
+
+    ours = {handler: compressed(handler) for handler in (StaticHandler, MultiRootStaticHandler)}
+    panel_server.StaticHandler = ours[StaticHandler]
+    toplevel_patterns[:] = [(route[0], ours.get(route[1], route[1]), *route[2:]) for route in toplevel_patterns]
+
 
 
 def is_same_origin(origin: str, host: str) -> bool:

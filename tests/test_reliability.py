@@ -290,11 +290,11 @@ ALLOWED_HANDLERS = {
     "MetadataHandler",
     "AutoloadJsHandler",
     "ExplainerDocHandler",
-    "StaticHandler",
+    "CompressedStaticHandler",
     "ErrorHandler",
     "ComponentResourceHandler",
     "RootHandler",
-    "MultiRootStaticHandler",
+    "CompressedMultiRootStaticHandler",
 }
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import gzip
+import http.client
 import socket
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from bokeh.server.views.ws import WSHandler
@@ -15,6 +18,7 @@ from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from conftest import Server, answers, free_port, wait_until
+from explainer import cli
 from explainer.cli import build_parser, is_same_origin, network_address, serve_pages
 
 
@@ -134,3 +138,50 @@ def test_a_class_server_says_which_address_to_give_the_class(classroom_server):
     assert announced in classroom_server.log()
     with urllib.request.urlopen(announced.rsplit(" ", 1)[1] + "binary", timeout=30) as response:
         assert response.status == 200
+
+
+def fetch(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+
+
+def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monkeypatch):
+    """A class's first visits fetch 2.9 MB of Bokeh's and Panel's scripts; gzipped, 0.75 MB."""
+    import bokeh
+    import panel
+
+    monkeypatch.setattr(cli, "_gzipped", {})
+    port = free_port()
+    server = serve_pages(port, "127.0.0.1", [], threaded=True)
+    files = {
+        "/static/js/bokeh.min.js": Path(bokeh.__file__).parent / "server/static/js/bokeh.min.js",
+        "/static/extensions/panel/panel.min.js": Path(panel.__file__).parent / "dist/panel.min.js",
+        "/static/extensions/panel/css/loading.css": Path(panel.__file__).parent / "dist/css/loading.css",
+    }
+    try:
+        wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
+        for path, file in files.items():
+            plain_status, plain_headers, plain = fetch(port, path)
+            status, headers, body = fetch(port, path, **{"Accept-Encoding": "gzip, deflate, br"})
+            assert (plain_status, status) == (200, 200), path
+            assert plain == file.read_bytes() and "content-encoding" not in plain_headers, path
+            assert headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding", path
+            assert gzip.decompress(body) == file.read_bytes(), path
+            assert int(headers["content-length"]) == len(body), path
+            assert headers["etag"] != plain_headers["etag"], "each encoding needs its own ETag"
+            assert fetch(port, path, **{"Accept-Encoding": "gzip", "If-None-Match": headers["etag"]})[0] == 304
+        bokeh_gz = fetch(port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2]
+        assert len(bokeh_gz) < 0.35 * files["/static/js/bokeh.min.js"].stat().st_size
+        # A page's own static route serves the same bytes, from the same single compression.
+        assert fetch(port, "/binary/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
+        assert sorted(Path(path).name for path, _ in cli._gzipped) == sorted(file.name for file in files.values())
+        # A range asks for bytes of the file itself: no gzip.
+        status, headers, body = fetch(port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
+        assert status == 206 and "content-encoding" not in headers and body == files["/static/js/bokeh.min.js"].read_bytes()[:100]
+    finally:
+        server.stop()
