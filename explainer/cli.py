@@ -163,7 +163,7 @@ def use_explainer_handlers() -> None:
 
     ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
     per_app_patterns[:] = [(pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns]
-    use_compressed_static_files()
+    use_explainer_static_files()
 
 
 # Scripts and stylesheets a page loads; a first visit fetches 2.9 MB of them, 0.75 MB gzipped.
@@ -182,13 +182,24 @@ def gzipped(path: str, modified: float) -> bytes:
 
 
 @functools.cache
-def compressed(handler_class):
-    """``handler_class`` (a Tornado static file handler) answering browsers that accept gzip with a
-    gzipped copy of each script and stylesheet, compressed once (Tornado's own ``compress_response``
-    would compress it again for every request, on the one thread that also answers every click)."""
+def explainer_static(handler_class):
+    """``handler_class`` (a Tornado static file handler) as the explainer serves files:
 
-    class Compressed(handler_class):
+    - to browsers that accept gzip, a gzipped copy of each script and stylesheet, compressed
+      once (Tornado's own ``compress_response`` would compress it again for every request, on
+      the one thread that also answers every click);
+    - a path with a NUL byte refused with a 400 (Tornado 6.6 would pass it to os.path.realpath:
+      a ValueError, a 500 and a traceback in the log).
+    """
+    from tornado.web import HTTPError
+
+    class Served(handler_class):
         gzipping = False
+
+        def get(self, path, include_body=True):
+            if "\x00" in path:
+                raise HTTPError(400)
+            return super().get(path, include_body)
 
         def set_headers(self):
             encodings = self.request.headers.get("Accept-Encoding", "")
@@ -215,23 +226,23 @@ def compressed(handler_class):
         def _gzipped(self) -> bytes:
             return gzipped(self.absolute_path, self.modified.timestamp())
 
-    Compressed.__name__ = Compressed.__qualname__ = f"Compressed{handler_class.__name__}"
-    return Compressed
+    Served.__name__ = Served.__qualname__ = f"Explainer{handler_class.__name__}"
+    return Served
 
 
-def use_compressed_static_files() -> None:
-    """Serve Bokeh's and Panel's scripts and stylesheets gzipped (see ``compressed``).
+def use_explainer_static_files() -> None:
+    """Serve Bokeh's and Panel's scripts and stylesheets as ``explainer_static`` says.
 
     Each page's /static/ route is made by Panel's replacement for Bokeh's create_static_handler,
     with the handler class its module names ``StaticHandler``; the shared routes are Bokeh's
-    top-level patterns. Both get the compressed handler (the same class each time).
+    top-level patterns. Both get our handler (the same class each time).
     """
     import panel.io.server as panel_server
     from bokeh.server.urls import toplevel_patterns
     from bokeh.server.views.multi_root_static_handler import MultiRootStaticHandler
     from bokeh.server.views.static_handler import StaticHandler
 
-    ours = {handler: compressed(handler) for handler in (StaticHandler, MultiRootStaticHandler)}
+    ours = {handler: explainer_static(handler) for handler in (StaticHandler, MultiRootStaticHandler)}
     panel_server.StaticHandler = ours[StaticHandler]
     toplevel_patterns[:] = [(route[0], ours.get(route[1], route[1]), *route[2:]) for route in toplevel_patterns]
 
