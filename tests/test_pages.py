@@ -206,6 +206,18 @@ def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exporte
     click_changes(page, "binary")
 
 
+@pytest.mark.parametrize("query", ["k=99&<b>x</b>=1&relevant=%00", padded(30_000)])
+def test_the_story_page_opens_whatever_its_link_says(page, server, query):
+    """The story's figures keep no state in the URL: any query, even an oversized one, leaves them as they are."""
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/?{query}")
+    for name in ("binary", "ndcg"):
+        click_changes(page, name, timeout=30_000)
+    expect(page.locator(".query-notice:visible")).to_have_count(0)
+    assert page.locator("b").filter(has_text="x").count() == 0
+    assert errors == []
+
+
 def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
     page.goto(server.url + "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3")
     lines = page.locator(".query-notice p")
