@@ -146,12 +146,19 @@ def use_explainer_handlers() -> None:
 
     class ExplainerDocHandler(DocHandler):
         async def get(self, *args, **kwargs):
-            length = len(self.request.query)
-            if length <= MAX_QUERY_LENGTH:
-                return await super().get(*args, **kwargs)
-            # Relative, so that it holds behind a proxy that rewrites the path.
-            page = self.request.path.rsplit("/", 1)[-1]
-            self.redirect(f"./{page}#ignored-query={length}", status=303)
+            # Redirects are relative, so that they hold behind a proxy that rewrites the path.
+            path, query = self.request.path, self.request.query
+            if len(query) > MAX_QUERY_LENGTH:
+                return self.redirect(f"./{path.rsplit('/', 1)[-1]}#ignored-query={len(query)}", status=303)
+            if path.endswith("/") and self.application_context.url != "/":
+                # /binary/ would look for its scripts under /binary/static/: the page is /binary.
+                page = path.rstrip("/").rsplit("/", 1)[-1]
+                return self.redirect(f"../{page}{'?' if query else ''}{query}", status=303)
+            if "?" in query:
+                # Panel fails on a second "?" (a 500); the same query with it escaped, as a browser
+                # would send a "?" inside a value. (The README's /which-measure lists use "?".)
+                return self.redirect(f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}", status=303)
+            return await super().get(*args, **kwargs)
 
     class ExplainerWSHandler(WSHandler):
         def check_origin(self, origin: str) -> bool:
