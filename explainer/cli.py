@@ -68,7 +68,7 @@ def serve_pages(
     import panel as pn
     from tornado.web import ErrorHandler
 
-    from explainer.pages import ROUTES
+    from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
@@ -78,7 +78,7 @@ def serve_pages(
         address=address,
         websocket_origin=sorted(origins),
         show=show,
-        title="Relevance explainer",
+        title=TITLES,
         autoreload=False,
         threaded=threaded,
         prefix=prefix,
@@ -344,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="HOST[:PORT]",
-        help="a host allowed to embed the served pages (repeatable)",
+        help="also accept websockets from pages served under this host name, as behind a proxy that does not pass the Host header on (repeatable)",
     )
     serve_cmd.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
     serve_cmd.add_argument(

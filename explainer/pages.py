@@ -179,5 +179,6 @@ def pages(exported: bool = False) -> dict[str, tuple[str, Callable[[], pn.viewab
     return every
 
 
-# What the server serves: the story at /, each figure at /<name>.
+# What the server serves: the story at /, each figure at /<name>; and each page's title.
 ROUTES = {("/" if name == "index" else f"/{name}"): builder for name, (_, builder) in pages().items()}
+TITLES = {("/" if name == "index" else f"/{name}"): title for name, (title, _) in pages().items()}

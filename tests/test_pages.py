@@ -13,7 +13,7 @@ from conftest import Server
 from explainer import metrics
 from explainer.cli import MAX_QUERY_LENGTH
 from explainer.cli import main as cli_main
-from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION
+from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION, TITLES
 
 pytestmark = pytest.mark.browser
 
@@ -260,6 +260,14 @@ def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
     toggle.click()
     expect(page.locator(".fig-frame.present")).to_have_count(0)
     page.wait_for_url(re.compile(r"^(?!.*present=1)"))
+
+
+@pytest.mark.parametrize("route", list(TITLES))
+def test_each_served_page_has_its_own_title(page, server, route):
+    """A class's tabs can be told apart."""
+    response = page.goto(server.url + route, wait_until="commit")
+    assert response.status == 200
+    expect(page).to_have_title(TITLES[route])
 
 
 def test_the_ndcg_page_has_its_caption(page, server):

@@ -122,8 +122,8 @@ CONVENTIONS = (
         used_by=(
             # explainer/figures/ndcg.py NdcgState.values: metrics.ndcg_at_k(ranked, k, gain), no judged=.
             "figure 2 of this explainer",
-            # The article's own few lines: ideal = dcg(sorted(grades, reverse=True), k).
-            "the article's Python snippet",
+            # The usual few lines: ideal = dcg(sorted(grades, reverse=True), k).
+            "the common tutorial recipe (sort the list's own grades for the ideal)",
         ),
     ),
 )

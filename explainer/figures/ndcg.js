@@ -126,7 +126,7 @@ export function render({ model, el }) {
   for (const b of [play, step, reset]) b.type = "button";
   play.setAttribute("aria-label", "Play the animation");
   step.setAttribute("aria-label", "One step of the animation");
-  reset.title = "Back to the article's list";
+  reset.title = "Back to the starting list";
   const status = h("p", "player-status");
   player.append(play, step, reset, status);
   if (model.standalone) player.append(createPresenterToggle(frame));
