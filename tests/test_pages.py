@@ -270,6 +270,34 @@ def test_each_served_page_has_its_own_title(page, server, route):
     expect(page).to_have_title(TITLES[route])
 
 
+def in_view(locator, height: int) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, server):
+    """The list may be taller than the screen; its numbers must not be."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/conventions?present=1")
+        values = page.locator(".fig-conventions .conv-value")
+        expect(values).to_have_count(5)
+        for i in range(5):
+            assert in_view(values.nth(i), 720), f"convention {i + 1}'s value is off the screen"
+        page.goto(server.url + "/binary?present=1")
+        expect(page.locator(".fig-frame.present")).to_be_visible()
+        page.locator('.rl-row[data-rank="12"] button').scroll_into_view_if_needed()
+        page.mouse.wheel(0, 2000)
+        page.locator('.rl-row[data-rank="12"] button').click()  # the last row, at the bottom of the screen
+        formulas = page.locator(".metric-formula")
+        expect(formulas.first).to_have_text(re.compile(r"^P@5 = "))
+        for i in range(4):
+            assert in_view(formulas.nth(i), 720), f"measure {i + 1} scrolled off the screen with the list"
+    finally:
+        context.close()
+
+
 def test_the_ndcg_page_has_its_caption(page, server):
     page.goto(server.url + "/ndcg")
     expect(page.locator(".fig-caption")).to_have_text(NDCG_CAPTION)
