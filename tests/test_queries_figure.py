@@ -48,6 +48,15 @@ def test_three_queries_show_the_lessons_mrr_median_and_lowest_query(opened):
     expect(page.locator(".system")).to_have_count(1)
 
 
+def test_the_column_headings_stand_over_their_columns(opened):
+    _, page = opened
+    page.set_viewport_size({"width": 1280, "height": 800})
+    head, row = system(page).locator(".q-head"), system(page).locator('.q-row[data-query="1"]')
+    for heading, column in [(".q-strip-head", ".q-strip"), (".q-track-head", ".q-track")]:
+        left = head.locator(heading).bounding_box()["x"]
+        assert abs(left - row.locator(column).bounding_box()["x"]) < 1, heading
+
+
 def test_the_consistency_preset_puts_two_systems_side_by_side(opened):
     figure, page = opened
     page.get_by_role("button", name="Consistency: A against B").click()
