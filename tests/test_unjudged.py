@@ -136,3 +136,20 @@ def test_state_link_and_bad_values(page, serve_object):
     expect(page.locator(".query-notice")).to_contain_text("“foo”: this figure has no such setting")
     page.get_by_role("button", name="Reveal the judge's grades").click()
     page.wait_for_url(re.compile(r"unjudged=1,2&k=5&as=condensed&reveal=1"))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("query", ["", "?k=4", "?reveal=1&k=6"])
+def test_the_ideal_dcg_can_be_checked_by_hand_from_the_grades_the_figure_lists(opened, query):
+    """The ideal order draws on documents outside the list: the figure names their grades."""
+    figure, page, url = opened
+    page.goto(url + query)
+    formula = page.locator(".metric-ndcgText .metric-formula")
+    expect(formula).to_have_text(re.compile(r"NDCG@\d+ = "))
+    note = page.locator(".metric-ndcgText .metric-note").inner_text()
+    assert ", ".join(map(str, OUTSIDE_JUDGED)) in note
+    listed = [int(g) for g in re.search(r": grades ([\d, ]+)\.$", note).group(1).split(", ")]
+    k = int(re.match(r"NDCG@(\d+)", formula.inner_text()).group(1))
+    assert len(listed) == k
+    ideal_dcg = metrics.dcg_at_k(listed, k, "exponential")
+    expect(formula).to_have_text(re.compile(rf"/ {re.escape(f(ideal_dcg))} = "))

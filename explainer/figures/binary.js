@@ -147,7 +147,14 @@ export function render({ model, el }) {
   less.addEventListener("click", () => state.missed > 0 && commit({ ...state, missed: state.missed - 1 }));
   more.addEventListener("click", () => state.missed < MAX_MISSED && commit({ ...state, missed: state.missed + 1 }));
 
+  // Why R barely moves when a row is flipped: each click is another ranking of the same documents.
+  const flipHint = h(
+    "p",
+    "fig-hint-line",
+    "A result marked relevant is one of the missed documents, now found, and one marked not relevant joins them: R stays the same while it can.",
+  );
   const left = h("div", "fig-list");
+  missedBox.append(flipHint);
   left.append(head, queryNotice.el, list.el, missedBox);
 
   const panel = h("div", "metrics");

@@ -44,7 +44,9 @@ export function readout(state, outside) {
     judgedText: `Judged@${k} = ${judgedInTop} / ${k} = ${f(judged)}`,
     precisionText: `P@${k} = ${hits} / ${k} = ${f(p)}`,
     ndcgText: idcg ? `NDCG@${k} = ${f(dcg)} / ${f(idcg)} = ${f(ndcg)}` : `NDCG@${k} = 0 (nothing relevant is judged)`,
-    poolText: `Ideal from all ${pool.length} judged documents: ${known.length} in the list + ${outside.length} outside it.`,
+    poolText:
+      `Ideal DCG@${k} takes the best ${k} of all ${pool.length} judged documents (${known.length} in the list, ` +
+      `${outside.length} outside it graded ${outside.join(", ")}): grades ${idealGrades(pool).slice(0, k).join(", ")}.`,
     short: `Judged@${k} ${f(judged)}, P@${k} ${f(p)}, NDCG@${k} ${f(ndcg)}`,
   };
 }
