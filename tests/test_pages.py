@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from conftest import Server
 from explainer import metrics
-from explainer.cli import MAX_QUERY_LENGTH
+from explainer.serving import MAX_QUERY_LENGTH
 from explainer.cli import main as cli_main
 from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION, TITLES
 

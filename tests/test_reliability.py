@@ -35,7 +35,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, answers, free_port, wait_for_url, wait_until
-from explainer import cli, metrics
+from explainer import cli, metrics, serving
 from explainer.figures.base import Figure, FigureView
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import TITLES as NDCG_TITLES
@@ -239,7 +239,7 @@ def probe_server():
 def inproc_server():
     """The explainer served in this process, so that its Tornado application can be inspected."""
     port = free_port()
-    thread = cli.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
     wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the in-process server")
     yield port, thread
     thread.stop()
@@ -269,7 +269,7 @@ def test_the_server_listens_on_this_computer_only(probe_server):
 def test_address_binds_the_address_given_and_its_pages_work(page):
     """--address is honoured (127.0.0.2 stands in for a LAN address: it is loopback, so nothing leaves the machine)."""
     port = free_port()
-    thread = cli.serve_pages(port, "127.0.0.2", [], threaded=True)
+    thread = serving.serve_pages(port, "127.0.0.2", [], threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.2:{port}/binary"), timeout=30, message="the server on 127.0.0.2")
         mine = [c for c in psutil.Process().net_connections(kind="inet") if c.laddr.port == port and c.status == psutil.CONN_LISTEN]
@@ -478,7 +478,7 @@ def test_serving_under_a_prefix_keeps_pages_resources_and_websocket_under_it(pag
     """As behind a reverse proxy that forwards /explainer/ to the server (--prefix /explainer)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}/explainer"
-    thread = cli.serve_pages(port, "127.0.0.1", [], threaded=True, prefix="/explainer")
+    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True, prefix="/explainer")
     try:
         wait_until(lambda: answers(base + "/binary"), timeout=30, message="the prefixed server")
         requested: list[str] = []
@@ -750,7 +750,7 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
     for logger in loggers:
         logger.addHandler(handler)
     port = free_port()
-    thread = cli.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
     contexts = []
     try:
         url = f"http://127.0.0.1:{port}"
@@ -821,7 +821,7 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
             for context in contexts:
                 context.close()
             contexts = []
-            options = cli.SESSION_OPTIONS
+            options = serving.SESSION_OPTIONS
             limit = (options["unused_session_lifetime_milliseconds"] + options["check_unused_sessions_milliseconds"]) / 1000
             wait_until(
                 lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 0,
@@ -884,7 +884,7 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
 
         running.stop()
         for page in (figure_page, story_page):
-            expect(page.locator(".notyf__message").first).to_have_text(cli.DISCONNECT_NOTICE, timeout=10_000)
+            expect(page.locator(".notyf__message").first).to_have_text(serving.DISCONNECT_NOTICE, timeout=10_000)
         # The figures keep working on their own, their numbers always matching their lists.
         for rank in (3, 7, 2):
             figure_page.locator(f'.rl-row[data-rank="{rank}"] button').click()
@@ -968,7 +968,7 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
     """A closed page closes its websocket (so does a crashed tab: Chromium's network service outlives the
     renderer); a vanished one (laptop shut, Wi-Fi gone) goes silent, and only the server's pings notice."""
     # The same mechanism as in production, on a shorter clock so the test need not wait half a minute.
-    options = cli.SESSION_OPTIONS
+    options = serving.SESSION_OPTIONS
     assert options["unused_session_lifetime_milliseconds"] <= 15_000
     assert options["check_unused_sessions_milliseconds"] <= 5_000
     assert 0 < options["websocket_ping_timeout"] <= options["websocket_ping_interval"] <= 60
@@ -978,10 +978,10 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
         "websocket_ping_interval": 1,
         "websocket_ping_timeout": 1,
     }.items():
-        monkeypatch.setitem(cli.SESSION_OPTIONS, key, value)
+        monkeypatch.setitem(serving.SESSION_OPTIONS, key, value)
     port = free_port()
     proxy = FreezableProxy(port)
-    thread = cli.serve_pages(port, "127.0.0.1", [f"127.0.0.1:{proxy.port}"], threaded=True)
+    thread = serving.serve_pages(port, "127.0.0.1", [f"127.0.0.1:{proxy.port}"], threaded=True)
     context = browser.new_context()
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")

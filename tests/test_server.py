@@ -18,8 +18,9 @@ from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from conftest import Server, answers, free_port, wait_until
-from explainer import cli
-from explainer.cli import build_parser, is_same_origin, network_address, serve_pages
+from explainer import serving
+from explainer.cli import build_parser
+from explainer.serving import is_same_origin, network_address, serve_pages
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -155,7 +156,7 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
     import bokeh
     import panel
 
-    monkeypatch.setattr(cli, "_gzipped", {})
+    monkeypatch.setattr(serving, "_gzipped", {})
     port = free_port()
     server = serve_pages(port, "127.0.0.1", [], threaded=True)
     files = {
@@ -179,7 +180,7 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
         assert len(bokeh_gz) < 0.35 * files["/static/js/bokeh.min.js"].stat().st_size
         # A page's own static route serves the same bytes, from the same single compression.
         assert fetch(port, "/binary/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
-        assert sorted(Path(path).name for path, _ in cli._gzipped) == sorted(file.name for file in files.values())
+        assert sorted(Path(path).name for path, _ in serving._gzipped) == sorted(file.name for file in files.values())
         # A range asks for bytes of the file itself: no gzip.
         status, headers, body = fetch(port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
         assert status == 206 and "content-encoding" not in headers and body == files["/static/js/bokeh.min.js"].read_bytes()[:100]

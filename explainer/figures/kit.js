@@ -227,7 +227,7 @@ export function quoted(text) {
 
 /**
  * A query longer than this is ignored whole: no figure's state needs a tenth of it. A served
- * page turns such a query away before it makes a session (cli.MAX_QUERY_LENGTH, the same number),
+ * page turns such a query away before it makes a session (serving.MAX_QUERY_LENGTH, the same number),
  * redirecting to `#ignored-query=<length>`.
  */
 export const MAX_QUERY_LENGTH = 4000;
