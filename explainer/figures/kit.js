@@ -480,10 +480,14 @@ export function createGradedList({ count, label, maxGrade, headerClass, columns,
         flash("Rank 1 is already at the top.");
         return;
       }
+      // Focus follows the moved result, at once, so that the next key press moves it again; only
+      // for a reader whose focus was on it (a key, or a click that focused it): a script's click
+      // moves no focus, and spares the browser the style work that focus asks for.
+      const pressed = list.buttons[rank - 1];
+      const hadFocus = pressed.getRootNode().activeElement === pressed;
       const state = getState();
       commit({ ...state, order: promoted(state.order, rank) });
-      // Focus follows the moved result, in the next frame so the click itself forces no layout.
-      requestAnimationFrame(() => list.buttons[rank - 2].focus());
+      if (hadFocus) list.buttons[rank - 2].focus({ preventScroll: true });
     },
     onCutoff(k) {
       commit({ ...getState(), k });
