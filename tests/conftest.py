@@ -115,6 +115,17 @@ def answers(url: str) -> bool:
         return False
 
 
+def wait_python(figure, condition, message: str, timeout: float = 10.0) -> None:
+    """Wait until Python's ``figure`` shows a change the page made, and Panel has finished handling it.
+
+    Panel sets the figure's state while it handles the page's message; a change made from
+    this (the test's) thread before it is done would be taken for that message's echo and
+    never sent to the page. (In a served app and in a notebook, Python's changes run on the
+    thread that handles messages, so they cannot land in between.)
+    """
+    wait_until(lambda: condition() and not figure.view._changing, timeout=timeout, message=message)
+
+
 def wait_until(condition, timeout: float = 10.0, message: str = "condition") -> None:
     """Poll ``condition`` (a callable) until it is true, failing the test after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout

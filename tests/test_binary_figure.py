@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
+from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.base import HERE, IMPORT_MAP
 from explainer.figures.binary import BinaryFigure, BinaryState
@@ -31,7 +31,8 @@ def test_a_click_in_the_browser_reaches_python_and_python_reaches_the_browser(pa
     page.locator('.rl-row[data-rank="1"] button').click()
     expect(precision).to_have_text("P@5 = 4 / 5 = 0.80")
     # Rank 1 is the missed relevant result, now retrieved: missed 1 -> 0.
-    wait_until(
+    wait_python(
+        figure,
         lambda: figure.state.relevant[0] is True and figure.state.missed == 0,
         message="Python to see rank 1 relevant and nothing missed",
     )

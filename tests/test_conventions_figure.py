@@ -12,7 +12,7 @@ from math import log2
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
+from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.conventions import (
     ARTICLE_MISSED,
@@ -303,7 +303,9 @@ class Fig:
             expect(self.page.locator(f'.stepper[data-grade="{grade}"] output')).to_have_text(str(missed.count(grade)))
 
     def wait_python(self, **expected):
-        wait_until(
+        """Python's figure.state reaches these values, and Panel is done with the page's message."""
+        wait_python(
+            self.figure,
             lambda: all(getattr(self.figure.state, n) == v for n, v in expected.items()),
             message=f"Python to see {expected} (has {self.figure.state.to_dict()})",
         )

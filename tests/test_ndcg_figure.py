@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
+from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
 from explainer.metrics import format_number as fmt
@@ -129,8 +129,9 @@ class Fig:
             expect(self.select(rank)).to_have_value(str(grade))
 
     def wait_python(self, **expected):
-        """Python's figure.state reaches these values."""
-        wait_until(
+        """Python's figure.state reaches these values, and Panel is done with the page's message."""
+        wait_python(
+            self.figure,
             lambda: all(getattr(self.figure.state, name) == value for name, value in expected.items()),
             message=f"Python to see {expected} (has {self.figure.state.to_dict()})",
         )

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
+from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.recall_kinds import (
     K,
@@ -192,7 +192,9 @@ class Fig:
         expect(self.page.locator(".rk-row .rk-index .rk-title")).to_have_text(returned)
 
     def wait_python(self, **expected_values):
-        wait_until(
+        """Python's figure.state reaches these values, and Panel is done with the page's message."""
+        wait_python(
+            self.figure,
             lambda: all(getattr(self.figure.state, n) == v for n, v in expected_values.items()),
             message=f"Python to see {expected_values} (has {self.figure.state.to_dict()})",
         )
