@@ -43,32 +43,38 @@ def wait_for_url(url: str, process: subprocess.Popen, timeout: float = 60) -> No
 
 
 class Server:
-    """A running ``relevance-explainer serve`` process and what it logged."""
+    """``relevance-explainer serve`` in a subprocess on a port of its own; restartable, one log across its lives."""
 
     def __init__(self, *extra_args: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.args = extra_args
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"explainer-server-{self.port}.log"
-        self._log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser", *extra_args],
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-        )
+        self.log_path.write_text("")
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser", *self.args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+            )
         wait_for_url(self.url + "/", self.process)
 
     def log(self) -> str:
-        self._log.flush()
         return self.log_path.read_text()
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self._log.close()
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, answers, free_port, wait_for_url, wait_until
+from conftest import Server, answers, free_port, wait_until
 from explainer import cli, metrics, serving
 from explainer.figures.base import Figure, FigureView
 from explainer.figures.binary import BinaryFigure, BinaryState
@@ -51,41 +51,6 @@ MARKUP = '<img src=x id=pwned onerror="alert(1)"><script>alert(2)</script><b id=
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-class ServerProcess:
-    """``relevance-explainer serve`` in a subprocess on a port of its own, restartable; one log across its lives."""
-
-    def __init__(self, *args: str, port: int | None = None):
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.args = args
-        self.log_path = Path(tempfile.gettempdir()) / f"explainer-reliability-{self.port}.log"
-        self.log_path.write_text("")
-        self.process: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        with open(self.log_path, "a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser", *self.args],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-            )
-        wait_for_url(self.url + "/", self.process)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-
-    def log(self) -> str:
-        return self.log_path.read_text()
 
 
 def raw_get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes, list[tuple[str, str]]]:
@@ -230,7 +195,7 @@ def routes_of(tornado) -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def probe_server():
     """A server of this module's own, so that the 404s and refusals it logs stay out of the shared one's log."""
-    running = ServerProcess()
+    running = Server()
     yield running
     running.stop()
 
@@ -395,7 +360,7 @@ def test_no_directory_listing_and_no_file_from_outside_the_served_assets(probe_s
 )
 def test_a_nul_byte_in_a_static_path_is_refused_without_a_server_error(path):
     """Tornado's StaticFileHandler would pass the NUL to os.path.realpath: a ValueError, a 500 and a traceback."""
-    running = ServerProcess()
+    running = Server()
     try:
         status, body, _ = raw_get(running.port, path)
         assert not any(secret in body for secret in SECRETS)
@@ -868,7 +833,7 @@ def expect_consistent(page) -> list[dict]:
 
 
 def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser):
-    running = ServerProcess()
+    running = Server()
     context = browser.new_context()
     try:
         figure_page, story_page = context.new_page(), context.new_page()
