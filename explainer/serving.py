@@ -120,9 +120,10 @@ def _forget_notification_area(session_context) -> None:
 def use_explainer_handlers() -> None:
     """Put our page and websocket handlers in Bokeh's per-app URL patterns, in place of Panel's.
 
-    The page handler turns away a query longer than ``MAX_QUERY_LENGTH``: it redirects to the
-    page without it, with ``#ignored-query=<length>`` for the figure's notice. The websocket
-    handler extends Panel's in two ways:
+    The page handler redirects three kinds of address Panel cannot serve well: a query longer
+    than ``MAX_QUERY_LENGTH`` (to the page without it, with ``#ignored-query=<length>`` for the
+    figure's notice), a trailing slash, and a "?" inside the query. The websocket handler
+    extends Panel's in two ways:
 
     - It sends frames at once (TCP_NODELAY). Bokeh's handler leaves Nagle's algorithm on, so a
       click's small message can wait for the previous one's delayed ACK (about 40 ms on Linux).

@@ -72,7 +72,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   gutter.setAttribute("aria-hidden", "true");
   el.append(gutter, list, marker);
 
-  let k = 1;
+  let k = 0; // none shown until the first update
 
   // Row offsets are measured from `el`, the positioned container of rows and marker.
   function boundary(j) {
@@ -83,7 +83,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   }
 
   function place() {
-    marker.style.top = `${boundary(k)}px`;
+    if (k) marker.style.top = `${boundary(k)}px`;
   }
 
   function nearest(clientY) {
@@ -156,7 +156,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     buttons,
     /** Show the cutoff at k: the marker's place, its label, and which rows fall below it. */
     update(nextK) {
-      if (nextK === k && marker.hasAttribute("aria-valuenow")) return;
+      if (nextK === k) return;
       k = nextK;
       handle.textContent = `k = ${k}`;
       marker.setAttribute("aria-valuenow", String(k));

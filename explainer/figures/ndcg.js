@@ -222,7 +222,8 @@ export function render({ model, el }) {
       setText(b.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
       setText(b.querySelector(".dg-value"), f(terms[i]));
       const bar = b.querySelector(".bar").style;
-      if (bar.width !== `${(100 * terms[i]) / top}%`) bar.width = `${(100 * terms[i]) / top}%`;
+      const width = `${(100 * terms[i]) / top}%`;
+      if (bar.width !== width) bar.width = width;
       setText(b.querySelector(".cum"), f(sums[i]));
       setAttr(
         b,
