@@ -92,6 +92,9 @@ def _session_of(build):
 
         doc = state.curdoc
         # Inside a session, Panel's config applies to that session alone.
+        # No browser-info model: it would send the reader's time zone, language and WebGL
+        # support in seven messages per page load (and probe WebGL), which no figure uses.
+        pn.config.browser_info = False
         pn.config.notifications = True
         pn.config.disconnect_notification = DISCONNECT_NOTICE
         doc.on_session_destroyed(_forget_notification_area)

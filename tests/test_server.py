@@ -186,3 +186,19 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
         assert status == 206 and "content-encoding" not in headers and body == files["/static/js/bokeh.min.js"].read_bytes()[:100]
     finally:
         server.stop()
+
+
+@pytest.mark.browser
+def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, server):
+    """Panel's browser-info model would report each reader's time zone, language, automation and WebGL."""
+    page.add_init_script(
+        "const send = WebSocket.prototype.send; window.__sent = [];"
+        "WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };"
+    )
+    page.goto(f"{server.url}/binary")
+    page.wait_for_function("() => window.__sent.some((frame) => frame.includes('document_ready'))")
+    page.locator('.rl-row[data-rank="1"] button').click()
+    page.wait_for_function("() => window.__sent.some((frame) => frame.includes('\"attr\":\"state\"'))")
+    sent = page.evaluate("window.__sent")
+    told = [frame for frame in sent if any(word in frame for word in ("timezone", "webdriver", "language", "webgl"))]
+    assert not told, told
