@@ -50,6 +50,15 @@ PROBES = {
 }
 
 
+def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
+    """The page imports a bundle as it is, cached by its name: two figures sharing one would draw one twice."""
+    from bokeh.document import Document
+
+    bundles = {route: figure().view._get_properties(Document())["bundle"] for route, (*_, figure) in FIGURE_PAGES.items()}
+    assert all(bundles.values()), bundles
+    assert len(set(bundles.values())) == len(bundles), bundles
+
+
 def test_every_figure_page_has_a_probe():
     assert set(PROBES) == set(FIGURE_PAGES)
 
