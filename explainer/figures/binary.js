@@ -104,6 +104,8 @@ export function render({ model, el }) {
   let state;
   const titles = model.titles;
 
+  const marks = []; // each row's "relevant" mark
+  const drawn = []; // each row's relevance as last drawn
   const { frame, root } = createFrame(el, "fig-binary", model.caption);
   const head = h("div", "fig-head");
   const query = h("p", "fig-query");
@@ -122,7 +124,9 @@ export function render({ model, el }) {
     label: "Ranked results for the query cracked bracket",
     cutoffName: "Cutoff k",
     buildRow(row, button, rank) {
-      button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), h("span", "mark"));
+      const mark = h("span", "mark");
+      marks.push(mark);
+      button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), mark);
     },
     onActivate(rank) {
       commit(flip(state, rank));
@@ -204,15 +208,13 @@ export function render({ model, el }) {
     list.update(state.k);
     if (active) list.highlight(highlights(active));
     state.relevant.forEach((isRelevant, i) => {
+      if (drawn[i] === isRelevant) return; // a click flips one row: the other eleven stay as drawn
+      drawn[i] = isRelevant;
       const button = list.buttons[i];
       list.rows[i].classList.toggle("is-relevant", isRelevant);
-      setAttr(button, "aria-pressed", String(isRelevant));
-      setText(button.querySelector(".mark"), isRelevant ? "✓ relevant" : "✗ not relevant");
-      setAttr(
-        button,
-        "aria-label",
-        `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`,
-      );
+      button.setAttribute("aria-pressed", String(isRelevant));
+      marks[i].textContent = isRelevant ? "✓ relevant" : "✗ not relevant";
+      button.setAttribute("aria-label", `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`);
     });
     setText(missedCount, String(state.missed));
     // aria-disabled, not disabled: a disabled button would drop the keyboard focus.

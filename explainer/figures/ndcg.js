@@ -203,6 +203,7 @@ export function render({ model, el }) {
     return `${"●".repeat(grade)}${"○".repeat(MAX_GRADE - grade)} ${grade}`;
   }
 
+  const drawn = []; // each row's values as last drawn
   function update() {
     current = readout(state);
     const { ranked, ideal } = current;
@@ -213,8 +214,12 @@ export function render({ model, el }) {
     const top = Math.max(...idealTerms, ...terms, 1e-9);
     list.update(state.k);
     ranked.forEach((grade, i) => {
-      const row = list.rows[i];
       const doc = state.order[i];
+      // A promote swaps two rows: the others show the same values and are left as drawn.
+      const values = `${doc} ${grade} ${state.gain} ${terms[i]} ${sums[i]} ${top}`;
+      if (drawn[i] === values) return;
+      drawn[i] = values;
+      const row = list.rows[i];
       const b = list.buttons[i];
       if (row.dataset.grade !== String(grade)) row.dataset.grade = String(grade);
       setText(b.querySelector(".rl-title"), titles[doc]);
