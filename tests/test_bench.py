@@ -39,7 +39,7 @@ def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     clicks = results["click_to_update"]
     assert set(clicks) == {"reference", "binary_served", "binary_file", "ndcg_served", "ndcg_file"}
     for key, part in clicks.items():
-        assert _numbers(part["text_ms"]) and _numbers(part["layout_ms"]), key
+        assert _numbers(part["text_ms"]) and _numbers(part["layout_ms"]) and _numbers(part["frame_paced_text_ms"]), key
         assert part["failures"] == 0, key
 
     for key in ("one_session", "concurrent"):
