@@ -43,6 +43,28 @@ def serve(args: argparse.Namespace) -> None:
         ) from None
 
 
+def _restart_on_c_malloc() -> None:
+    """Start Python again for the server with PYTHONMALLOC=malloc, where that lets it give memory back.
+
+    CPython's own allocator keeps freed objects' memory in 1 MiB arenas, and a few objects that
+    outlive a session (a cache entry, a log record) pin whole arenas: the memory of closed
+    sessions never went back to the system. On the C library's heap the server can hand back
+    every free page (``serving.MALLOC_TRIM``, once sessions stop ending). The allocator is chosen
+    when Python starts, hence the restart, which keeps the process (same PID) and its arguments.
+    A PYTHONMALLOC the user set is left alone.
+    """
+    from explainer.serving import MALLOC_TRIM
+
+    if MALLOC_TRIM is None or "PYTHONMALLOC" in os.environ:
+        return
+    sys.stdout.flush()
+    os.execve(
+        sys.executable,
+        [sys.executable, "-m", "explainer.cli", *sys.argv[1:]],
+        {**os.environ, "PYTHONMALLOC": "malloc"},
+    )
+
+
 def export(args: argparse.Namespace) -> None:
     """Write every page to DIR as one self-contained HTML file (the story page as index.html)."""
     from explainer.export import save_standalone
@@ -122,11 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; with no command, serve."""
+    called_as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not argv or argv[0] not in parser._subparsers._group_actions[0].choices and argv[0] not in ("-h", "--help"):
         argv.insert(0, "serve")
     args = parser.parse_args(argv)
+    if called_as_program and args.run is serve:
+        _restart_on_c_malloc()
     args.run(args)
 
 

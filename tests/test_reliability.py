@@ -974,3 +974,30 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
         context.close()
         thread.stop()
         proxy.close()
+
+
+@pytest.mark.slow
+def test_a_class_that_leaves_gives_its_memory_back_to_the_system():
+    """Not only to Python's allocator: the server's resident memory falls back once the sessions have ended."""
+    from explainer.bench import SessionPool
+
+    running = Server()
+    pool = SessionPool(running.url)
+    try:
+        process = psutil.Process(running.process.pid)
+        rss_mb = lambda: process.memory_info().rss / 2**20  # noqa: E731
+        pool.open(1)
+        one = rss_mb()
+        pool.open(99)  # sessions opened as BokehJS opens them, without a browser each
+        hundred = rss_mb()
+        assert hundred - one > 10, f"a hundred sessions took only {hundred - one:.1f} MB: nothing to give back"
+        pool.close_all()
+        # Freed within SESSION_OPTIONS' lifetime and check interval, then RELEASE_AFTER_S later given back.
+        wait_until(
+            lambda: rss_mb() < one + 0.2 * (hundred - one),
+            timeout=90,
+            message=f"RSS to fall from {hundred:.1f} MB to near {one:.1f} MB",
+        )
+    finally:
+        pool.shutdown()
+        running.stop()
