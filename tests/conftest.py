@@ -93,8 +93,15 @@ def serve_object():
     servers = []
 
     def serve(obj) -> str:
+        def session():
+            # As the explainer's server has it (serving._session_of): the page's only start-up
+            # message is its own. Panel's browser-info report, in seven messages, once raced a
+            # test's change of Python state and the change never reached the page.
+            pn.config.browser_info = False
+            return obj
+
         port = free_port()
-        servers.append(pn.serve(obj, port=port, address="127.0.0.1", threaded=True, show=False, start=True))
+        servers.append(pn.serve(session, port=port, address="127.0.0.1", threaded=True, show=False, start=True))
         url = f"http://127.0.0.1:{port}/"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
