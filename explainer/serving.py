@@ -307,7 +307,6 @@ def use_explainer_static_files() -> None:
     toplevel_patterns[:] = [(route[0], ours.get(route[1], route[1]), *route[2:]) for route in toplevel_patterns]
 
 
-
 def is_same_origin(origin: str, host: str) -> bool:
     """Whether a websocket's ``Origin`` header names the very host and port its request was sent to."""
     try:
