@@ -388,7 +388,7 @@ TTI_HOOK_JS = r"""
 """
 
 # The probe installed in the served process as sitecustomize.py (round trip only).
-PROBE_SOURCE = '''\
+PROBE_SOURCE = f'''\
 """Installed by explainer.bench in the server it starts: report each figure state change over UDP.
 
 Figure._pull is where a value from the browser reaches the FigureState (after Panel's
@@ -401,7 +401,7 @@ import time
 
 from explainer.figures import base
 
-_host, _port = os.environ["{env}"].rsplit(":", 1)
+_host, _port = os.environ["{PROBE_ENV}"].rsplit(":", 1)
 _address = (_host, int(_port))
 _socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 _pull = base.Figure._pull
@@ -414,7 +414,7 @@ def _reporting_pull(self, event):
 
 
 base.Figure._pull = _reporting_pull
-'''.format(env=PROBE_ENV)
+'''
 
 
 # --------------------------------------------------------------------------------------
@@ -515,7 +515,7 @@ class ProbeListener:
             self.socket.settimeout(left)
             try:
                 report = json.loads(self.socket.recv(65536))
-            except (socket.timeout, TimeoutError):
+            except TimeoutError:
                 return None
             if report["state"] == state and report["t"] >= not_before:
                 return report["t"]
@@ -1077,7 +1077,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
         add(f"Click -> metrics text changed, {label}", text["median"], text["p95"], goal=goal, ok=ok)
         ratio = text["p95"] / max(reference, 0.1) if text["p95"] is not None and reference is not None else None
         add(
-            f"  p95 as a multiple of the reference p95",
+            "  p95 as a multiple of the reference p95",
             value=None if ratio is None else round(ratio, 1),
             unit="x",
             goal=f"<= {CLICK_VS_REFERENCE:g}x",

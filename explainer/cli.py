@@ -24,7 +24,9 @@ def serve(args: argparse.Namespace) -> None:
     from explainer.serving import network_address, serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
-    print(f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True)
+    print(
+        f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True
+    )
     if args.address in ("0.0.0.0", "::") and (lan := network_address()):
         print(f"Others on this network can open http://{lan}:{args.port}{path}", flush=True)
     try:
@@ -135,7 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="measure click, round-trip, load and memory times in Chromium (needs the test tools)"
     )
     bench_cmd.add_argument(
-        "--out", type=Path, default=Path("bench.json"), metavar="FILE", help="where to write the JSON (default %(default)s)"
+        "--out",
+        type=Path,
+        default=Path("bench.json"),
+        metavar="FILE",
+        help="where to write the JSON (default %(default)s)",
     )
     bench_cmd.add_argument("--quick", action="store_true", help="tiny counts and short waits, for a smoke test")
     bench_cmd.set_defaults(run=bench)

@@ -22,9 +22,9 @@ nearly all of it BokehJS and Panel.
 from __future__ import annotations
 
 import base64
-from contextlib import contextmanager
 import mimetypes
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote

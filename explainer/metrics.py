@@ -17,13 +17,13 @@ trec_eval. Bad arguments raise ``ValueError`` naming the argument and value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from numbers import Integral, Real
-from typing import Optional, Sequence
 
 import numpy as np
 
-Grade = Optional[int]
+Grade = int | None
 
 GAINS = ("exponential", "linear")
 """Gain functions: ``exponential`` is 2^g - 1 (0, 1, 3, 7 for grades 0..3), ``linear`` is g."""
@@ -71,8 +71,7 @@ def _check_n_relevant(n_relevant, grades: list[Grade]) -> int:
     in_list = int(_relevant_mask(grades).sum())
     if not _is_int(n_relevant) or n_relevant < in_list:
         raise ValueError(
-            f"n_relevant must be an integer >= the {in_list} relevant results in the list, "
-            f"got {n_relevant!r}"
+            f"n_relevant must be an integer >= the {in_list} relevant results in the list, got {n_relevant!r}"
         )
     return int(n_relevant)
 
@@ -96,7 +95,7 @@ def discount(rank: int) -> float:
     return float(1.0 / np.log2(rank + 1))
 
 
-def relevant_ranks(grades: Sequence[Grade], k: Optional[int] = None) -> list[int]:
+def relevant_ranks(grades: Sequence[Grade], k: int | None = None) -> list[int]:
     """The ranks (1-based) of the relevant results, within the top ``k`` when it is given."""
     checked = _check_grades(grades)
     depth = len(checked) if k is None else min(_check_k(k), len(checked))
@@ -139,7 +138,7 @@ def recall_at_k(grades: Sequence[Grade], k: int, n_relevant: int) -> float:
     return hits / n_relevant if n_relevant else 0.0
 
 
-def reciprocal_rank(grades: Sequence[Grade], k: Optional[int] = None) -> float:
+def reciprocal_rank(grades: Sequence[Grade], k: int | None = None) -> float:
     """RR = 1 / (rank of the first relevant result), within the top ``k`` if given; 0 if none."""
     ranks = relevant_ranks(grades, k)
     return 1.0 / ranks[0] if ranks else 0.0
@@ -150,7 +149,7 @@ def hit_rate_at_k(grades: Sequence[Grade], k: int) -> float:
     return 1.0 if relevant_ranks(grades, _check_k(k)) else 0.0
 
 
-def average_precision_terms(grades: Sequence[Grade], k: Optional[int] = None) -> list[tuple[int, int]]:
+def average_precision_terms(grades: Sequence[Grade], k: int | None = None) -> list[tuple[int, int]]:
     """The terms of average precision as ``(hits so far, rank)`` pairs, one per relevant rank.
 
     Each term's value is hits / rank, the precision at that rank: the list with
@@ -159,7 +158,7 @@ def average_precision_terms(grades: Sequence[Grade], k: Optional[int] = None) ->
     return [(hits, rank) for hits, rank in enumerate(relevant_ranks(grades, k), start=1)]
 
 
-def average_precision(grades: Sequence[Grade], n_relevant: int, k: Optional[int] = None) -> float:
+def average_precision(grades: Sequence[Grade], n_relevant: int, k: int | None = None) -> float:
     """AP = (sum of P@i over each relevant rank i, i <= k if given) / n_relevant; 0 if n_relevant is 0.
 
     Divides by every relevant document for the query, found or not (not by
@@ -182,7 +181,7 @@ def ndcg_at_k(
     grades: Sequence[Grade],
     k: int,
     gain: str = "exponential",
-    judged: Optional[Sequence[int]] = None,
+    judged: Sequence[int] | None = None,
 ) -> float:
     """NDCG@k = DCG@k / ideal DCG@k; 0 when the ideal is 0.
 
@@ -235,12 +234,10 @@ def mean_average_precision(rankings: Sequence[Sequence[Grade]], n_relevants: Seq
     if isinstance(n_relevants, (str, bytes)) or not isinstance(n_relevants, (Sequence, np.ndarray)):
         raise ValueError(f"n_relevants must be a sequence of integers, got {n_relevants!r}")
     if len(n_relevants) != len(rankings):
-        raise ValueError(
-            f"n_relevants must have one count per ranking ({len(rankings)}), got {len(n_relevants)}"
-        )
+        raise ValueError(f"n_relevants must have one count per ranking ({len(rankings)}), got {len(n_relevants)}")
     if not rankings:
         return 0.0
-    return float(np.mean([average_precision(r, n) for r, n in zip(rankings, n_relevants)]))
+    return float(np.mean([average_precision(r, n) for r, n in zip(rankings, n_relevants, strict=True)]))
 
 
 def median(values: Sequence[Real]) -> float:

@@ -8,8 +8,8 @@ gets its own figures. ``exported=True`` points links at the exported files
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import panel as pn
 
@@ -40,7 +40,9 @@ RECALL_KINDS_CAPTION = (
     "Press a neighbour to make the index miss it, or switch to a model that matches the wrong kind of text."
 )
 WHICH_CAPTION = "Choose a measure to see two lists it cannot tell apart, while other measures can."
-UNJUDGED_CAPTION = "Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades."
+UNJUDGED_CAPTION = (
+    "Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades."
+)
 
 # One entry per figure page: route name -> (title, caption, figure class).
 FIGURE_PAGES = {

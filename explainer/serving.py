@@ -14,7 +14,6 @@ import weakref
 from pathlib import Path
 from urllib.parse import urlsplit
 
-
 # How the server lets go of the session of a page that is gone (closed, crashed, or on a laptop
 # that was shut), so that its memory is freed; see README "Serving safely".
 SESSION_OPTIONS = {

@@ -23,14 +23,14 @@ from __future__ import annotations
 import numpy as np
 
 KINDS = (
-    "mixed",          # anything goes
-    "unjudged",       # many documents in the list nobody judged
-    "outside",        # at least one relevant document missing from the list
-    "k_beyond",       # k larger than the list
-    "no_relevant",    # judged documents, every grade 0: n_relevant is 0
-    "rich",           # mostly relevant, high grades
-    "nothing_judged", # no judged document at all (all None, nothing outside)
-    "empty",          # an empty ranked list, relevant documents outside it
+    "mixed",  # anything goes
+    "unjudged",  # many documents in the list nobody judged
+    "outside",  # at least one relevant document missing from the list
+    "k_beyond",  # k larger than the list
+    "no_relevant",  # judged documents, every grade 0: n_relevant is 0
+    "rich",  # mostly relevant, high grades
+    "nothing_judged",  # no judged document at all (all None, nothing outside)
+    "empty",  # an empty ranked list, relevant documents outside it
 )
 
 # The grades 0..3 and how often each appears in an ordinary list.

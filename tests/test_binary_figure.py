@@ -8,11 +8,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.base import HERE, IMPORT_MAP
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.metrics import format_number
+
+from conftest import wait_python, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -171,9 +172,7 @@ def test_the_articles_numbers_and_their_arithmetic(page, serve_object):
     assert format_number(metrics.average_precision(grades, 6)) == "0.45"
     expect_state_shown(page, ARTICLE, 5, 1)
 
-    expect(page.locator(".metric[data-metric=recall] .metric-note")).to_have_text(
-        "R = 5 in the list + 1 missed = 6"
-    )
+    expect(page.locator(".metric[data-metric=recall] .metric-note")).to_have_text("R = 5 in the list + 1 missed = 6")
     expect(page.locator(".metric[data-metric=rr] .metric-note")).to_have_text("First relevant result at rank 2")
     expect(page.locator(".metric[data-metric=precision] .metric-note")).to_have_text("3 relevant in the top 5")
     for key in KEYS:
@@ -540,7 +539,7 @@ def test_the_missed_count_changes_recall_and_ap_but_not_precision_or_rr(page, se
     expect_state_shown(page, ARTICLE, 5, 2)
     expect(formula(page, "recall")).to_have_text(f"R@5 = 3 / 7 = {format_number(3 / 7)}")
     expect(formula(page, "ap")).to_have_text(
-        f"AP = (1/2 + 2/3 + 3/5 + 4/8 + 5/11) / 7 = {format_number((1/2 + 2/3 + 3/5 + 4/8 + 5/11) / 7)}"
+        f"AP = (1/2 + 2/3 + 3/5 + 4/8 + 5/11) / 7 = {format_number((1 / 2 + 2 / 3 + 3 / 5 + 4 / 8 + 5 / 11) / 7)}"
     )
     expect(formula(page, "precision")).to_have_text("P@5 = 3 / 5 = 0.60")
     expect(formula(page, "rr")).to_have_text("RR = 1 / 2 = 0.50")

@@ -12,7 +12,6 @@ from math import log2
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.conventions import (
     ARTICLE_MISSED,
@@ -27,6 +26,8 @@ from explainer.figures.conventions import (
 )
 from explainer.figures.ndcg import ARTICLE_GRADES, TITLES
 from explainer.metrics import format_number as fmt
+
+from conftest import wait_python, wait_until
 
 ARTICLE = list(ARTICLE_GRADES)
 IDENTITY = list(range(8))
@@ -56,7 +57,9 @@ def expected_row(shown, k, missed, convention):
     name = f"Ideal DCG@{k}" if convention.cut else f"Ideal DCG, all {depth}, no cut"
     return {
         "value": fmt(value),
-        "ndcg": f"NDCG@{k} = {fmt(dcg)} / {fmt(idcg)} = {fmt(value)}" if idcg else f"NDCG@{k} = 0 (nothing relevant: the ideal is 0)",
+        "ndcg": f"NDCG@{k} = {fmt(dcg)} / {fmt(idcg)} = {fmt(value)}"
+        if idcg
+        else f"NDCG@{k} = 0 (nothing relevant: the ideal is 0)",
         "dcg": f"DCG@{k} = {sum_text(shown, k, convention.gain)}",
         "idcg": f"{name} = {sum_text(ideal, depth, convention.gain)}",
     }
@@ -122,15 +125,24 @@ def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
     shown = [2, 0, 3, 1, 0, 0, 1, 3]
 
     def trec(relabel):
-        qrels = {"q": {**{f"r{i}": relabel(g) for i, g in enumerate(shown)}, **{f"m{i}": relabel(g) for i, g in enumerate(missed)}}}
+        qrels = {
+            "q": {
+                **{f"r{i}": relabel(g) for i, g in enumerate(shown)},
+                **{f"m{i}": relabel(g) for i, g in enumerate(missed)},
+            }
+        }
         run = {"q": {f"r{i}": float(100 - i) for i in range(len(shown))}}
         measures = {f"ndcg_cut.{k}", f"success.{k}", f"recall.{k}"}
         return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)["q"]
 
     linear = trec(lambda g: g)
     exponential = trec(lambda g: 2**g - 1)
-    assert ndcg_by_convention(shown, k, missed, BY_KEY["linear-judged"]) == pytest.approx(linear[f"ndcg_cut_{k}"], abs=1e-4)
-    assert ndcg_by_convention(shown, k, missed, BY_KEY["exponential-judged"]) == pytest.approx(exponential[f"ndcg_cut_{k}"], abs=1e-4)
+    assert ndcg_by_convention(shown, k, missed, BY_KEY["linear-judged"]) == pytest.approx(
+        linear[f"ndcg_cut_{k}"], abs=1e-4
+    )
+    assert ndcg_by_convention(shown, k, missed, BY_KEY["exponential-judged"]) == pytest.approx(
+        exponential[f"ndcg_cut_{k}"], abs=1e-4
+    )
     state = ConventionsState(grades=shown, k=k, missed=missed)
     assert state.values["hit_rate"] == linear[f"success_{k}"]
     assert state.values["recall"] == pytest.approx(linear[f"recall_{k}"], abs=1e-4)
@@ -292,7 +304,9 @@ class Fig:
         expect(self.handle).to_have_text(f"k = {k}")
         expect(self.page.locator(".rl-row .rl-title")).to_have_text([TITLES[doc] for doc in order])
         for c in CONVENTIONS:
-            expect(self.convention(c.key).locator(".conv-value")).to_have_text(expected_row(shown, k, missed, c)["value"])
+            expect(self.convention(c.key).locator(".conv-value")).to_have_text(
+                expected_row(shown, k, missed, c)["value"]
+            )
         row = expected_row(shown, k, missed, BY_KEY[active])
         expect(self.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
         expect(self.detail.locator(".conv-sum")).to_have_text([row["dcg"], row["idcg"]])
@@ -342,7 +356,9 @@ def test_the_default_table_and_arithmetic_match_the_metrics(fig):
     expect(fig.hit_rate).to_have_text("Hit rate@5 = 1.00")
     values = ConventionsState().values
     expect(fig.live).to_have_text(
-        "NDCG@5 by convention: " + ", ".join(fmt(values[c.key]) for c in CONVENTIONS) + ". Recall@5 0.38, hit rate@5 1.00"
+        "NDCG@5 by convention: "
+        + ", ".join(fmt(values[c.key]) for c in CONVENTIONS)
+        + ". Recall@5 0.38, hit rate@5 1.00"
     )
     fig.assert_clean_text()
 
@@ -407,7 +423,9 @@ def test_the_marker_moves_k_by_keyboard(fig):
 
 @pytest.mark.browser
 def test_the_missed_steppers_change_the_judged_ideals_and_recall_only(fig):
-    list_only = {c.key: fig.convention(c.key).locator(".conv-value").inner_text() for c in CONVENTIONS if c.ideal == "list"}
+    list_only = {
+        c.key: fig.convention(c.key).locator(".conv-value").inner_text() for c in CONVENTIONS if c.ideal == "list"
+    }
     fig.stepper(1, "+").click()
     fig.expect_state(ARTICLE, IDENTITY, 5, [3, 2, 1])
     fig.wait_python(missed=[3, 2, 1])

@@ -207,17 +207,19 @@ def test_the_scan_finds_what_a_browser_would_fetch_and_only_that():
     </head><body><a href="https://example.org/link">a link is not fetched</a>
       <div style="background-image: url(https://example.org/div.png)">https://example.org/text</div>
     </body></html>"""
-    assert sorted(fetched_addresses(html)) == sorted([
-        "https://cdn/favicon.ico",
-        "static/extensions/panel/panel.min.js",
-        "https://example.org/bg.png",
-        "https://example.org/div.png",
-        "https://example.org/raw.png",
-        "https://cdn/x.css",
-        "https://f/y.css",
-        "https://esm/z.js",
-        "./relative.js",
-    ])
+    assert sorted(fetched_addresses(html)) == sorted(
+        [
+            "https://cdn/favicon.ico",
+            "static/extensions/panel/panel.min.js",
+            "https://example.org/bg.png",
+            "https://example.org/div.png",
+            "https://example.org/raw.png",
+            "https://cdn/x.css",
+            "https://f/y.css",
+            "https://esm/z.js",
+            "./relative.js",
+        ]
+    )
 
 
 def test_a_template_is_refused(tmp_path):

@@ -300,9 +300,7 @@ def test_hit_rate_is_one_when_a_relevant_result_is_in_the_top_k():
 
 def test_ndcg_ideal_without_judged_comes_from_the_list_itself():
     grades = [0, 2, 1]
-    assert ndcg_at_k(grades, 3, "linear") == pytest.approx(
-        (2 / L(2) + 1 / L(3)) / (2 / L(1) + 1 / L(2))
-    )
+    assert ndcg_at_k(grades, 3, "linear") == pytest.approx((2 / L(2) + 1 / L(3)) / (2 / L(1) + 1 / L(2)))
 
 
 def test_ndcg_ideal_with_judged_uses_every_judged_grade_including_missed_ones():
@@ -318,9 +316,7 @@ def test_ndcg_ideal_with_judged_uses_every_judged_grade_including_missed_ones():
 
 def test_ndcg_with_judged_ignores_unjudged_documents_in_the_list():
     grades = [None, 2, None]
-    assert ndcg_at_k(grades, 2, "linear", judged=[2, 1]) == pytest.approx(
-        (2 / L(2)) / (2 / L(1) + 1 / L(2))
-    )
+    assert ndcg_at_k(grades, 2, "linear", judged=[2, 1]) == pytest.approx((2 / L(2)) / (2 / L(1) + 1 / L(2)))
 
 
 def test_ndcg_ideal_is_cut_at_k_like_the_list():
@@ -369,18 +365,18 @@ def test_measures_accept_tuples_and_numpy_arrays():
 @pytest.mark.parametrize(
     ("value", "digits", "text"),
     [
-        (0.125, 2, "0.13"),   # exactly a half in binary: rounds up
-        (0.675, 2, "0.68"),   # 0.67500000000000004440... in binary
-        (1.005, 2, "1.00"),   # 1.00499999999999989341... in binary: rounds down, as toFixed does
+        (0.125, 2, "0.13"),  # exactly a half in binary: rounds up
+        (0.675, 2, "0.68"),  # 0.67500000000000004440... in binary
+        (1.005, 2, "1.00"),  # 1.00499999999999989341... in binary: rounds down, as toFixed does
         (1, 2, "1.00"),
         (0, 2, "0.00"),
         (2 / 3, 2, "0.67"),
-        (0.5, 0, "1"),        # halves up, not to even
+        (0.5, 0, "1"),  # halves up, not to even
         (2.5, 0, "3"),
         (0.0625, 3, "0.063"),
         (10.4844, 3, "10.484"),
-        (0.45, 1, "0.5"),     # 0.450000000000000011102... in binary
-        (0.35, 1, "0.3"),     # 0.34999999999999997779... in binary
+        (0.45, 1, "0.5"),  # 0.450000000000000011102... in binary
+        (0.35, 1, "0.3"),  # 0.34999999999999997779... in binary
     ],
 )
 def test_format_number_rounds_the_exact_binary_value_half_up_like_tofixed(value, digits, text):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from metric_cases import generated_cases
 
 from explainer import metrics
-from metric_cases import generated_cases
 
 MODULE = Path(metrics.__file__).with_name("metrics.js")
 CASES = generated_cases(400, 20240611)
@@ -114,7 +114,7 @@ def assert_same(name, args, js, py):
     if isinstance(py, list):
         assert isinstance(js["value"], list), where
         assert len(js["value"]) == len(py), where
-        for j, p in zip(js["value"], py):
+        for j, p in zip(js["value"], py, strict=True):
             if isinstance(p, list):
                 assert j == p, where  # (hits, rank) pairs: integers
             else:
@@ -181,7 +181,7 @@ def test_gains_are_the_same_in_both(module_page):
 def test_js_matches_python_on_generated_case(js_results, index):
     calls = CASE_CALLS[index]
     assert len(js_results[index]) == len(calls)
-    for (name, args), js in zip(calls, js_results[index]):
+    for (name, args), js in zip(calls, js_results[index], strict=True):
         assert_same(name, args, js, python_result(name, args))
 
 
@@ -189,7 +189,7 @@ def test_js_matches_python_on_generated_case(js_results, index):
 def test_js_matches_python_on_means_gains_and_discounts(js_results):
     calls = shared_calls()
     assert len(js_results[-1]) == len(calls)
-    for (name, args), js in zip(calls, js_results[-1]):
+    for (name, args), js in zip(calls, js_results[-1], strict=True):
         assert_same(name, args, js, python_result(name, args))
 
 
@@ -212,8 +212,8 @@ def test_format_number_writes_the_same_digits_as_format_number_in_js(module_page
     )
     mismatches = [
         (v, d, j, metrics.format_number(v, d))
-        for v, row in zip(values, js)
-        for d, j in zip(digits, row)
+        for v, row in zip(values, js, strict=True)
+        for d, j in zip(digits, row, strict=True)
         if j != metrics.format_number(v, d)
     ]
     assert not mismatches, mismatches[:20]
@@ -228,11 +228,21 @@ BAD_CALLS = [
     ("ndcg_at_k", [[1, 0], "3"], r"^k .* got '3'$", r'^k .* got "3"$'),
     ("precision_at_k", [[1, -1], 2], r"^grades\[1\] \(rank 2\) .* got -1$", r"^grades\[1\] \(rank 2\) .* got -1$"),
     ("dcg_at_k", [[1.5], 1], r"^grades\[0\] \(rank 1\) .* got 1\.5$", r"^grades\[0\] \(rank 1\) .* got 1\.5$"),
-    ("recall_at_k", [[1, 1, 0], 3, 1], r"^n_relevant .* the 2 relevant .* got 1$", r"^nRelevant .* the 2 relevant .* got 1$"),
+    (
+        "recall_at_k",
+        [[1, 1, 0], 3, 1],
+        r"^n_relevant .* the 2 relevant .* got 1$",
+        r"^nRelevant .* the 2 relevant .* got 1$",
+    ),
     ("average_precision", [[3, 2], 1], r"^n_relevant .* got 1$", r"^nRelevant .* got 1$"),
     ("ndcg_at_k", [[1], 1, "cubic"], r"^gain must be one of .* got 'cubic'$", r'^gain must be one of .* got "cubic"$'),
     ("gain_value", [1, "log"], r"^gain .* got 'log'$", r'^gain .* got "log"$'),
-    ("ndcg_at_k", [[3, 1], 2, "linear", [3]], r"^judged .* lacks \[1\], got \[3\]$", r"^judged .* lacks \[1\], got \[3\]$"),
+    (
+        "ndcg_at_k",
+        [[3, 1], 2, "linear", [3]],
+        r"^judged .* lacks \[1\], got \[3\]$",
+        r"^judged .* lacks \[1\], got \[3\]$",
+    ),
     ("ndcg_at_k", [[1], 1, "linear", [1, None]], r"^judged\[1\] .* got None$", r"^judged\[1\] .* got null$"),
     ("mean_average_precision", [[[1], [0]], [1]], r"^n_relevants .* \(2\), got 1$", r"^nRelevants .* \(2\), got 1$"),
     ("mean_reciprocal_rank", ["101"], r"^rankings must be .* got '101'$", r'^rankings must be .* got "101"$'),
@@ -253,7 +263,7 @@ def test_js_throws_range_errors_where_python_raises_value_errors(module_page):
         })""",
         [[camel(name), args] for name, args, _, _ in BAD_CALLS],
     )
-    for (name, args, _, js_pattern), error in zip(BAD_CALLS, thrown):
+    for (name, args, _, js_pattern), error in zip(BAD_CALLS, thrown, strict=True):
         assert "returned" not in error, (name, args, error)
         assert error["name"] == "RangeError" and error["isRange"], (name, args, error)
         assert re.search(js_pattern, error["message"]), (name, args, error["message"])
@@ -299,13 +309,11 @@ def test_node_imports_the_module_as_it_is_and_agrees_with_python():
         + f"import({json.dumps(MODULE.as_uri())}).then((m) => "
         + f"console.log(JSON.stringify(runCalls(m, {json.dumps(js_calls(calls))}, {json.dumps(list(DIGITS))}))));"
     )
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
-    )
+    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert len(results) == len(calls)
-    for (name, args), js in zip(calls, results):
+    for (name, args), js in zip(calls, results, strict=True):
         assert_same(name, args, js, python_result(name, args))
 
 

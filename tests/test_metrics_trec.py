@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import pytrec_eval
+from metric_cases import KINDS, generated_cases
 
 from explainer.metrics import (
     average_precision,
@@ -41,7 +42,6 @@ from explainer.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from metric_cases import KINDS, generated_cases
 
 N_CASES = 400
 SEED = 20240611

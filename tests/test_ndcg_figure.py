@@ -11,10 +11,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
 from explainer.metrics import format_number as fmt
+
+from conftest import wait_python, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -309,7 +310,9 @@ def test_step_walks_the_animation_to_the_ideal_order(fig):
         exact = metrics.ndcg_at_k(ranked(grades, order), 8)
         page_dcg, page_ndcg = map(float, numbers.match(fig.ndcg.text_content()).groups())
         assert exact > before_exact, f"swap {swaps}"
-        assert page_dcg > before_page[0] and page_ndcg >= before_page[1], f"swap {swaps}: {before_page} then {page_dcg, page_ndcg}"
+        assert page_dcg > before_page[0] and page_ndcg >= before_page[1], (
+            f"swap {swaps}: {before_page} then {page_dcg, page_ndcg}"
+        )
         before_exact, before_page = exact, (page_dcg, page_ndcg)
         expect(fig.status).to_have_text(f"Swap {swaps} of 13: NDCG@8 = {fmt(exact)}")
     assert swaps == 13
@@ -479,6 +482,7 @@ def test_keyboard_only(fig):
     fig.page.keyboard.press("Space")
     fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
     wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+
 
 def test_python_and_browser_stay_in_sync_both_ways(fig):
     state = fig.figure.state

@@ -9,11 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server
 from explainer import metrics
-from explainer.serving import MAX_QUERY_LENGTH
 from explainer.cli import main as cli_main
 from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION, TITLES
+from explainer.serving import MAX_QUERY_LENGTH
+
+from conftest import Server
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,9 @@ def formula(page, selector: str):
 
 
 # A Markdown pane's text lives in a div of its shadow root; the host itself has no text.
-MARKDOWN_TEXT = "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
+MARKDOWN_TEXT = (
+    "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
+)
 
 P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
@@ -45,8 +48,14 @@ PROBES = {
     "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
     "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
     "conventions": ('.fig-conventions .rl-row[data-rank="2"] button', ".fig-conventions .conv-table tbody"),
-    "recall-kinds": ('.fig-recall-kinds .rk-row[data-rank="1"] button', ".fig-recall-kinds [data-metric] .metric-formula"),
-    "which-measure": (".fig-which .which-list[data-list=b] .which-cell[data-rank='1']", ".fig-which .which-compare tbody"),
+    "recall-kinds": (
+        '.fig-recall-kinds .rk-row[data-rank="1"] button',
+        ".fig-recall-kinds [data-metric] .metric-formula",
+    ),
+    "which-measure": (
+        ".fig-which .which-list[data-list=b] .which-cell[data-rank='1']",
+        ".fig-which .which-compare tbody",
+    ),
 }
 
 
@@ -54,7 +63,9 @@ def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
     """The page imports a bundle as it is, cached by its name: two figures sharing one would draw one twice."""
     from bokeh.document import Document
 
-    bundles = {route: figure().view._get_properties(Document())["bundle"] for route, (*_, figure) in FIGURE_PAGES.items()}
+    bundles = {
+        route: figure().view._get_properties(Document())["bundle"] for route, (*_, figure) in FIGURE_PAGES.items()
+    }
     assert all(bundles.values()), bundles
     assert len(set(bundles.values())) == len(bundles), bundles
 
@@ -152,7 +163,7 @@ MALFORMED = [
     # A "?" inside a value: Panel fails on it (a 500), so the server escapes it first.
     ("/binary", "k=5?", "k=“5?”: k must be a whole number from 1 to 12"),
     # Shortened to forty characters, not forty UTF-16 units: no emoji cut in half.
-    ("/binary", "\U0001F600" * 45 + "=1", "“" + "\U0001F600" * 40 + "…”"),
+    ("/binary", "\U0001f600" * 45 + "=1", "“" + "\U0001f600" * 40 + "…”"),
 ]
 
 
@@ -248,8 +259,9 @@ def test_a_page_address_with_a_trailing_slash_opens_the_page(page, server):
 def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
     page.goto(server.url + "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3")
     lines = page.locator(".query-notice p")
-    expect(lines).to_have_text([*(f"Ignored “x{i}”: this figure has no such setting." for i in range(4)),
-                                "… and 5 more values ignored."])
+    expect(lines).to_have_text(
+        [*(f"Ignored “x{i}”: this figure has no such setting." for i in range(4)), "… and 5 more values ignored."]
+    )
     expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
 
 

@@ -5,10 +5,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
 from explainer import metrics
 from explainer.figures.queries import DEPTH, QueriesFigure
 from explainer.metrics import format_number as f
+
+from conftest import wait_until
 
 pytestmark = pytest.mark.browser
 

@@ -10,17 +10,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_python, wait_until
 from explainer import metrics
 from explainer.figures.recall_kinds import (
-    K,
     MODELS,
     RELEVANT,
+    K,
     RecallKindsFigure,
     RecallKindsState,
     story_numbers,
 )
 from explainer.metrics import format_number as fmt
+
+from conftest import wait_python, wait_until
 
 BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
 
@@ -84,7 +85,9 @@ def test_misses_lower_ann_recall_by_a_tenth_and_relevance_recall_only_for_releva
         "precision": metrics.precision_at_k([0, 1, 1, 0, 1, 0, 1, 0, 0, 0], 10),
     }
     assert state.index_results == index_list("suited", [1, 4])
-    assert state.index_results[0] == MODELS["suited"]["next"][0] and state.index_results[3] == MODELS["suited"]["next"][1]
+    assert (
+        state.index_results[0] == MODELS["suited"]["next"][0] and state.index_results[3] == MODELS["suited"]["next"][1]
+    )
     state.toggle(4)
     assert state.missed_neighbours == [1]
     for rank in range(1, 11):
@@ -204,7 +207,9 @@ class Fig:
 
     def assert_clean_text(self):
         assert not BAD_WORDS.search(self.root.text_content())
-        labels = self.page.locator(".fig-recall-kinds [aria-label]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+        labels = self.page.locator(".fig-recall-kinds [aria-label]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
         assert not [label for label in labels if BAD_WORDS.search(label)], labels
 
 

@@ -19,7 +19,6 @@ import json
 import logging
 import re
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,13 +33,14 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server, answers, free_port, wait_until
 from explainer import cli, metrics, serving
 from explainer.figures.base import Figure, FigureView
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import TITLES as NDCG_TITLES
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.pages import FIGURE_PAGES, ROUTES
+
+from conftest import Server, answers, free_port, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -158,7 +158,9 @@ def numbers_mismatch(shown: dict) -> list[str]:
             if last_number(shown["formulas"][key]) != f(value)
         ]
     value = NdcgState(**state).values["ndcg"]
-    return [] if last_number(shown["ndcg"]) == f(value) else [f"ndcg: shows {shown['ndcg']!r}, the list gives {f(value)}"]
+    return (
+        [] if last_number(shown["ndcg"]) == f(value) else [f"ndcg: shows {shown['ndcg']!r}, the list gives {f(value)}"]
+    )
 
 
 @cache
@@ -215,7 +217,9 @@ def inproc_server():
 
 def test_the_server_listens_on_this_computer_only(probe_server):
     listening = [
-        c for c in psutil.Process(probe_server.process.pid).net_connections(kind="inet") if c.status == psutil.CONN_LISTEN
+        c
+        for c in psutil.Process(probe_server.process.pid).net_connections(kind="inet")
+        if c.status == psutil.CONN_LISTEN
     ]
     assert {(c.laddr.ip, c.laddr.port) for c in listening} == {("127.0.0.1", probe_server.port)}
     # On any other address this computer has, the port is closed.
@@ -237,7 +241,11 @@ def test_address_binds_the_address_given_and_its_pages_work(page):
     thread = serving.serve_pages(port, "127.0.0.2", [], threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.2:{port}/binary"), timeout=30, message="the server on 127.0.0.2")
-        mine = [c for c in psutil.Process().net_connections(kind="inet") if c.laddr.port == port and c.status == psutil.CONN_LISTEN]
+        mine = [
+            c
+            for c in psutil.Process().net_connections(kind="inet")
+            if c.laddr.port == port and c.status == psutil.CONN_LISTEN
+        ]
         assert {c.laddr.ip for c in mine} == {"127.0.0.2"}
         page.goto(f"http://127.0.0.2:{port}/binary")  # its websocket origin is allowed too
         expect(page.locator(".metric-formula").first).to_have_text(re.compile(r"^P@5"))
@@ -312,7 +320,14 @@ def test_admin_debug_and_component_paths_are_not_found(probe_server):
     assert status == 200 and json.loads(body) == {"url": "/binary", "data": {}}
 
 
-LISTINGS = ["/static/", "/static/js/", "/static/extensions/", "/static/extensions/panel/", "/binary/static/", "/ndcg/static/"]
+LISTINGS = [
+    "/static/",
+    "/static/js/",
+    "/static/extensions/",
+    "/static/extensions/panel/",
+    "/binary/static/",
+    "/ndcg/static/",
+]
 
 TRAVERSALS = [
     "/static/../pyproject.toml",
@@ -389,7 +404,9 @@ def test_served_pages_set_no_cookie_and_load_only_from_this_server(browser, prob
             expect(page.locator(".fig .rl-row, .fig button").first).to_be_visible()
             page.locator(".fig button").first.click()
             assert page.evaluate("document.cookie") == ""
-        hosts = {re.sub(r"^\w+://([^/]+).*$", r"\1", url) for url in requested if not url.startswith(("data:", "blob:"))}
+        hosts = {
+            re.sub(r"^\w+://([^/]+).*$", r"\1", url) for url in requested if not url.startswith(("data:", "blob:"))
+        }
         assert hosts == {f"127.0.0.1:{probe_server.port}"}
         assert cookies == [] and context.cookies() == []
         assert seen["errors"] == [] and seen["dialogs"] == []
@@ -456,7 +473,11 @@ def test_serving_under_a_prefix_keeps_pages_resources_and_websocket_under_it(pag
         expect(page.locator(".metric-ndcgText .metric-formula")).to_have_text(re.compile(r"^NDCG@3 = "))
         page.locator('.rl-row[data-rank="2"] button').click()
         page.wait_for_url(re.compile(r"/explainer/ndcg\?grades=3,1,"))
-        elsewhere = [u for u in requested if not u.startswith(("data:", "blob:", base + "/", base.replace("http", "ws", 1) + "/"))]
+        elsewhere = [
+            u
+            for u in requested
+            if not u.startswith(("data:", "blob:", base + "/", base.replace("http", "ws", 1) + "/"))
+        ]
         assert elsewhere == []
         # Bokeh routes its favicon at /favicon.ico whatever the prefix, so the page's own link to it is the one miss.
         assert set(failed) <= {base + "/favicon.ico"}
@@ -507,7 +528,9 @@ def test_a_figure_refuses_view_options_of_the_wrong_type(name, value):
         BinaryFigure(**{name: value})
 
 
-@pytest.mark.parametrize("build", [lambda: NdcgFigure(state=BinaryState()), lambda: BinaryFigure(state=5)], ids=["other", "int"])
+@pytest.mark.parametrize(
+    "build", [lambda: NdcgFigure(state=BinaryState()), lambda: BinaryFigure(state=5)], ids=["other", "int"]
+)
 def test_a_figure_refuses_a_state_that_is_not_its_own(build):
     with pytest.raises((TypeError, ValueError), match="state"):
         build()
@@ -528,7 +551,9 @@ def test_titles_captions_and_names_with_markup_show_as_text(page, serve_object):
     expect(page.locator(".fig-binary [data-metric=precision] .metric-name")).to_have_text(MARKUP)
     expect(page.locator(".fig-ndcg .rl-row").last.locator(".rl-title")).to_have_text(MARKUP)
     assert page.evaluate(f"() => ({DEEP_JS})('.fig img, .fig script, .fig b, #pwned, #pwned2').length") == 0
-    page.locator(".fig-ndcg .rl-row").last.locator("button.rl-activate").dispatch_event("click")  # it moves up, still text
+    page.locator(".fig-ndcg .rl-row").last.locator("button.rl-activate").dispatch_event(
+        "click"
+    )  # it moves up, still text
     expect(page.locator(".fig-ndcg .rl-row").nth(6).locator(".rl-title")).to_have_text(MARKUP)
     assert seen["dialogs"] == [] and seen["errors"] == []
 
@@ -621,7 +646,7 @@ LOAD_JS = """
     },
   };
 }
-""" % {"deep": DEEP_JS, "read": READ_FIGURE_JS}
+""" % {"deep": DEEP_JS, "read": READ_FIGURE_JS}  # noqa: UP031 (moves to a .js file)
 
 HOSTS = 5
 # Per host page: (route, sessions). 5 hosts x 20 = 100 sessions: 40 of each figure page, 20 story pages.
@@ -642,7 +667,11 @@ def python_figures(server, path: str, token: str) -> list[Figure]:
     for viewable, _, doc, _ in list(state._views.values()):
         if doc is session.document and hasattr(viewable, "select"):
             for view in viewable.select(FigureView):
-                figures += [w.fn.__self__ for w in view.param.watchers["state"]["value"] if isinstance(getattr(w.fn, "__self__", None), Figure)]
+                figures += [
+                    w.fn.__self__
+                    for w in view.param.watchers["state"]["value"]
+                    if isinstance(getattr(w.fn, "__self__", None), Figure)
+                ]
     return figures
 
 
@@ -686,7 +715,11 @@ def session_objects(server, exclude: set[str] = frozenset()) -> list:
             objects.append(viewable)
             for view in viewable.select(FigureView) if hasattr(viewable, "select") else []:
                 objects.append(view)
-                objects += [w.fn.__self__ for w in view.param.watchers["state"]["value"] if isinstance(getattr(w.fn, "__self__", None), Figure)]
+                objects += [
+                    w.fn.__self__
+                    for w in view.param.watchers["state"]["value"]
+                    if isinstance(getattr(w.fn, "__self__", None), Figure)
+                ]
     return objects
 
 
@@ -694,11 +727,15 @@ def mismatches(server, shown_sessions: list[dict]) -> list[str]:
     """Every session whose Python state differs from what its page shows, or whose numbers disagree with its list."""
     found = []
     for n, session in enumerate(shown_sessions):
-        figures = {type(figure).__name__: figure for figure in python_figures(server, session["path"], session["token"])}
+        figures = {
+            type(figure).__name__: figure for figure in python_figures(server, session["path"], session["token"])
+        }
         for shown in session["figures"]:
             figure = figures["BinaryFigure" if shown["kind"] == "binary" else "NdcgFigure"]
             if figure.state.to_dict() != shown_state(shown):
-                found.append(f"session {n} {session['path']} {shown['kind']}: Python {figure.state.to_dict()} != page {shown_state(shown)}")
+                found.append(
+                    f"session {n} {session['path']} {shown['kind']}: Python {figure.state.to_dict()} != page {shown_state(shown)}"
+                )
             found += [f"session {n} {session['path']}: {m}" for m in numbers_mismatch(shown)]
     return found
 
@@ -755,7 +792,10 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
             held = [weakref.ref(obj) for obj in session_objects(server, exclude=warmed)]
 
             for n, page in enumerate(pages):
-                page.evaluate("([actions, span, seed]) => window.__load.start(actions, span, seed)", [ACTIONS, SPAN_S * 1000, n + 1])
+                page.evaluate(
+                    "([actions, span, seed]) => window.__load.start(actions, span, seed)",
+                    [ACTIONS, SPAN_S * 1000, n + 1],
+                )
             deadline = time.monotonic() + SPAN_S * 2.5
             while time.monotonic() < deadline:
                 progress = [done for page in pages for done in page.evaluate("() => window.__load.progress()")]
@@ -787,7 +827,9 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
                 context.close()
             contexts = []
             options = serving.SESSION_OPTIONS
-            limit = (options["unused_session_lifetime_milliseconds"] + options["check_unused_sessions_milliseconds"]) / 1000
+            limit = (
+                options["unused_session_lifetime_milliseconds"] + options["check_unused_sessions_milliseconds"]
+            ) / 1000
             wait_until(
                 lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 0,
                 timeout=limit + 15,

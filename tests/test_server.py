@@ -17,19 +17,36 @@ from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from conftest import Server, answers, free_port, wait_until
 from explainer import serving
 from explainer.cli import build_parser
 from explainer.serving import is_same_origin, network_address, serve_pages
+
+from conftest import Server, answers, free_port, wait_until
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
     args = build_parser().parse_args(["serve"])
     assert (args.address, args.port, args.allow_origin, args.browser) == ("127.0.0.1", 5006, [], True)
     args = build_parser().parse_args(
-        ["serve", "--address", "0.0.0.0", "--port", "8080", "--allow-origin", "a.example", "--allow-origin", "b.example:8000", "--no-browser"]
+        [
+            "serve",
+            "--address",
+            "0.0.0.0",
+            "--port",
+            "8080",
+            "--allow-origin",
+            "a.example",
+            "--allow-origin",
+            "b.example:8000",
+            "--no-browser",
+        ]
     )
-    assert (args.address, args.port, args.allow_origin, args.browser) == ("0.0.0.0", 8080, ["a.example", "b.example:8000"], False)
+    assert (args.address, args.port, args.allow_origin, args.browser) == (
+        "0.0.0.0",
+        8080,
+        ["a.example", "b.example:8000"],
+        False,
+    )
 
 
 @pytest.mark.browser
@@ -182,8 +199,14 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
         assert fetch(port, "/binary/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
         assert sorted(Path(path).name for path, _ in serving._gzipped) == sorted(file.name for file in files.values())
         # A range asks for bytes of the file itself: no gzip.
-        status, headers, body = fetch(port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
-        assert status == 206 and "content-encoding" not in headers and body == files["/static/js/bokeh.min.js"].read_bytes()[:100]
+        status, headers, body = fetch(
+            port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"}
+        )
+        assert (
+            status == 206
+            and "content-encoding" not in headers
+            and body == files["/static/js/bokeh.min.js"].read_bytes()[:100]
+        )
     finally:
         server.stop()
 
@@ -198,7 +221,7 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
     page.goto(f"{server.url}/binary")
     page.wait_for_function("() => window.__sent.some((frame) => frame.includes('document_ready'))")
     page.locator('.rl-row[data-rank="1"] button').click()
-    page.wait_for_function("() => window.__sent.some((frame) => frame.includes('\"attr\":\"state\"'))")
+    page.wait_for_function('() => window.__sent.some((frame) => frame.includes(\'"attr":"state"\'))')
     sent = page.evaluate("window.__sent")
     told = [frame for frame in sent if any(word in frame for word in ("timezone", "webdriver", "language", "webgl"))]
     assert not told, told

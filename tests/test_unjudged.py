@@ -5,17 +5,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
 from explainer import metrics
 from explainer.figures.unjudged import ARTICLE_GRADES, OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
 from explainer.metrics import format_number as f
+
+from conftest import wait_until
 
 UNJUDGED = (2, 3, 7)
 
 
 def expected(grades, judged, k=10, condensed=False, reveal=False):
     """The three numbers, written out from the metrics core."""
-    scored = [g if (j or reveal) else None for g, j in zip(grades, judged)]
+    scored = [g if (j or reveal) else None for g, j in zip(grades, judged, strict=True)]
     known = [g for g in scored if g is not None]
     ranked = known if condensed else scored
     pool = known + list(OUTSIDE_JUDGED)
@@ -64,12 +65,17 @@ def opened(page, serve_object):
 
 
 def shown(page):
-    return {key: page.locator(f".metric-{key}Text .metric-formula").inner_text().rsplit("= ", 1)[-1] for key in ("judged", "precision", "ndcg")}
+    return {
+        key: page.locator(f".metric-{key}Text .metric-formula").inner_text().rsplit("= ", 1)[-1]
+        for key in ("judged", "precision", "ndcg")
+    }
 
 
 def expect_numbers(page, numbers):
     for key, value in numbers.items():
-        expect(page.locator(f".metric-{key}Text .metric-formula")).to_have_text(re.compile(rf"= {re.escape(f(value))}$"))
+        expect(page.locator(f".metric-{key}Text .metric-formula")).to_have_text(
+            re.compile(rf"= {re.escape(f(value))}$")
+        )
 
 
 @pytest.mark.browser
@@ -87,8 +93,10 @@ def test_revealing_the_grades_raises_the_scores_and_says_by_how_much(opened):
     page.get_by_role("button", name="Reveal the judge's grades").click()
     after = expected(ARTICLE_GRADES, DEFAULT_JUDGED, reveal=True)
     expect_numbers(page, after)
-    expect(page.locator(".before-after")).to_contain_text(f"NDCG@10 {f(expected(ARTICLE_GRADES, DEFAULT_JUDGED)['ndcg'])}")
-    expect(page.locator(f'.rl-row[data-rank="2"] .judgment')).to_contain_text(f"? → ")
+    expect(page.locator(".before-after")).to_contain_text(
+        f"NDCG@10 {f(expected(ARTICLE_GRADES, DEFAULT_JUDGED)['ndcg'])}"
+    )
+    expect(page.locator('.rl-row[data-rank="2"] .judgment')).to_contain_text("? → ")
     wait_until(lambda: figure.state.reveal is True, message="Python to see the reveal")
 
 

@@ -31,12 +31,36 @@ FIELDS = {
 
 BATCHES, BATCH = 42, 25  # 1,050 queries per page and mode
 
-KEYS = ["relevant", "missed", "k", "grades", "order", "gain", "a", "b", "measure", "unjudged", "as", "reveal",
-        "model", "missed_neighbours", "present", "theme", "x", "<b>", ""]
-VALUE_TEXT = st.text(alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]),
-                     max_size=40)
-VALUES = st.one_of(VALUE_TEXT, st.integers(-5, 30).map(str), st.lists(st.integers(-1, 25), max_size=25).map(
-    lambda xs: ",".join(map(str, xs))), st.sampled_from(["exponential", "linear", "rr", "ap", "condensed", "1", "0"]))
+KEYS = [
+    "relevant",
+    "missed",
+    "k",
+    "grades",
+    "order",
+    "gain",
+    "a",
+    "b",
+    "measure",
+    "unjudged",
+    "as",
+    "reveal",
+    "model",
+    "missed_neighbours",
+    "present",
+    "theme",
+    "x",
+    "<b>",
+    "",
+]
+VALUE_TEXT = st.text(
+    alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]), max_size=40
+)
+VALUES = st.one_of(
+    VALUE_TEXT,
+    st.integers(-5, 30).map(str),
+    st.lists(st.integers(-1, 25), max_size=25).map(lambda xs: ",".join(map(str, xs))),
+    st.sampled_from(["exponential", "linear", "rr", "ap", "condensed", "1", "0"]),
+)
 QUERY = st.lists(st.tuples(st.one_of(st.sampled_from(KEYS), VALUE_TEXT), VALUES), max_size=6)
 
 
@@ -83,13 +107,14 @@ def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, 
     state_class = FIGURE_PAGES[name][2].state_class
     checked = []
 
-    @settings(max_examples=BATCHES, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=BATCHES, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(st.lists(QUERY, min_size=BATCH, max_size=BATCH))
     def check(batch):
         searches = [encode(pairs) for pairs in batch]
         results = json.loads(page.evaluate("(s) => JSON.stringify(s.map((q) => window.parse(q)))", searches))
-        for search, result in zip(searches, results):
+        for search, result in zip(searches, results, strict=True):
             state_class(**result["state"])  # raises ValueError if the parser let a bad value through
             assert all(isinstance(line, str) and line.startswith("Ignored ") for line in result["ignored"]), search
         checked.extend(searches)

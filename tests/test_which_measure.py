@@ -5,10 +5,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_until
 from explainer.figures.which_measure import DEMOS, WhichMeasureFigure, WhichMeasureState
 from explainer.measures import MEASURES
 from explainer.metrics import format_number as f
+
+from conftest import wait_until
 
 
 @pytest.mark.parametrize("key", list(DEMOS))
@@ -27,7 +28,9 @@ def test_the_precision_demo_is_the_articles_example():
     assert state.values("a")["rr"] == 1.0 and state.values("b")["rr"] == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize(("field", "value"), [("measure", "f1"), ("a", [1] * 7), ("a", [4] + [0] * 7), ("b", [True] * 8)])
+@pytest.mark.parametrize(
+    ("field", "value"), [("measure", "f1"), ("a", [1] * 7), ("a", [4] + [0] * 7), ("b", [True] * 8)]
+)
 def test_bad_values_are_refused(field, value):
     with pytest.raises(ValueError):
         WhichMeasureState().update_from_dict({field: value})
@@ -53,7 +56,7 @@ def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page,
         expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("= the same")
         for key in a:
             expect(page.locator(f".which-compare tr[data-measure={key}] td.num")).to_have_text([f(a[key]), f(b[key])])
-        wait_until(lambda: figure.state.measure == measure.key, message=f"Python to see {measure.key}")
+        wait_until(lambda key=measure.key: figure.state.measure == key, message=f"Python to see {measure.key}")
 
 
 @pytest.mark.browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, module_source, Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
 
 MAX_GRADE = 3
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, module_source, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
 
 DEPTH = 20
 MAX_QUERIES = 8

@@ -6,7 +6,7 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, module_source, Count, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
 from explainer.figures.ndcg import MAX_GRADE, Grades
 
 # A new system's top ten for "cracked bracket": the grade a judge gives each result once asked.
@@ -62,7 +62,7 @@ class UnjudgedState(FigureState):
     @property
     def scored_grades(self) -> list[int | None]:
         """The list as the measures see it: None for an unjudged result, unless revealed."""
-        return [g if (j or self.reveal) else None for g, j in zip(self.grades, self.judged)]
+        return [g if (j or self.reveal) else None for g, j in zip(self.grades, self.judged, strict=True)]
 
     @property
     def values(self) -> dict[str, float]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, module_source, Figure, FigureState, FigureView
+from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
 from explainer.measures import MEASURES
 
 LENGTH = 8
