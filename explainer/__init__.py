@@ -1,28 +1,13 @@
-"""Interactive figures that explain search-relevance metrics, and the metrics core behind them."""
+"""Interactive figures that explain search-relevance metrics, and the metrics core behind them.
+
+Every figure's class and state class is a public name here (``explainer.BinaryFigure``,
+``explainer.BinaryState``, ...), taken from the registry in ``explainer.figures``.
+"""
 
 from explainer import metrics
-from explainer.figures.binary import BinaryFigure, BinaryState
-from explainer.figures.conventions import ConventionsFigure, ConventionsState
-from explainer.figures.ndcg import NdcgFigure, NdcgState
-from explainer.figures.queries import QueriesFigure, QueriesState
-from explainer.figures.recall_kinds import RecallKindsFigure, RecallKindsState
-from explainer.figures.unjudged import UnjudgedFigure, UnjudgedState
-from explainer.figures.which_measure import WhichMeasureFigure, WhichMeasureState
+from explainer.figures import FIGURES
 
-__all__ = [
-    "BinaryFigure",
-    "BinaryState",
-    "ConventionsFigure",
-    "ConventionsState",
-    "NdcgFigure",
-    "NdcgState",
-    "QueriesFigure",
-    "QueriesState",
-    "RecallKindsFigure",
-    "RecallKindsState",
-    "UnjudgedFigure",
-    "UnjudgedState",
-    "WhichMeasureFigure",
-    "WhichMeasureState",
-    "metrics",
-]
+_PUBLIC = {cls.__name__: cls for page in FIGURES for cls in (page.figure, page.state_class)}
+globals().update(_PUBLIC)
+
+__all__ = [*sorted(_PUBLIC), "metrics"]

@@ -22,16 +22,16 @@ def test_defaults_are_the_articles_list():
 
 def test_default_values_are_the_articles_numbers():
     values = BinaryState().values
-    assert set(values) == {"precision", "recall", "reciprocal_rank", "average_precision"}
+    assert set(values) == {"precision", "recall", "rr", "ap"}
     assert values["precision"] == pytest.approx(3 / 5)
     assert values["recall"] == pytest.approx(3 / 6)
-    assert values["reciprocal_rank"] == pytest.approx(1 / 2)
-    assert values["average_precision"] == pytest.approx((1 / 2 + 2 / 3 + 3 / 5 + 4 / 8 + 5 / 11) / 6)
+    assert values["rr"] == pytest.approx(1 / 2)
+    assert values["ap"] == pytest.approx((1 / 2 + 2 / 3 + 3 / 5 + 4 / 8 + 5 / 11) / 6)
     assert {name: format_number(v) for name, v in values.items()} == {
         "precision": "0.60",
         "recall": "0.50",
-        "reciprocal_rank": "0.50",
-        "average_precision": "0.45",
+        "rr": "0.50",
+        "ap": "0.45",
     }
 
 
@@ -40,8 +40,8 @@ def test_values_follow_k_and_missed():
     assert state.n_relevant == 5 + 3
     assert state.values["precision"] == pytest.approx(4 / 8)
     assert state.values["recall"] == pytest.approx(4 / 8)
-    assert state.values["reciprocal_rank"] == pytest.approx(1 / 2)
-    assert state.values["average_precision"] == pytest.approx((1 / 2 + 2 / 3 + 3 / 5 + 4 / 8 + 5 / 11) / 8)
+    assert state.values["rr"] == pytest.approx(1 / 2)
+    assert state.values["ap"] == pytest.approx((1 / 2 + 2 / 3 + 3 / 5 + 4 / 8 + 5 / 11) / 8)
 
 
 def test_flip_toggles_one_rank_and_back():
@@ -51,8 +51,8 @@ def test_flip_toggles_one_rank_and_back():
     # The missed document is the one now retrieved at rank 1: R stays 6.
     assert state.missed == 1 - 1 == 0
     assert state.n_relevant == 6 + 0 == 6
-    assert state.values["reciprocal_rank"] == 1.0
-    assert state.values["average_precision"] == pytest.approx(metrics.average_precision(state.grades, 6))
+    assert state.values["rr"] == 1.0
+    assert state.values["ap"] == pytest.approx(metrics.average_precision(state.grades, 6))
     state.flip(1)
     assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
     state.flip(12)
@@ -70,15 +70,15 @@ def test_flipping_rank_1_gives_the_issues_numbers_and_flipping_again_restores_th
     values = state.values
     assert values["precision"] == pytest.approx(4 / 5)  # ranks 1, 2, 3, 5 in the top 5
     assert values["recall"] == pytest.approx(4 / 6)
-    assert values["reciprocal_rank"] == pytest.approx(1 / 1)
+    assert values["rr"] == pytest.approx(1 / 1)
     ap = (1 / 1 + 2 / 2 + 3 / 3 + 4 / 5 + 5 / 8 + 6 / 11) / 6
-    assert values["average_precision"] == pytest.approx(ap)
-    assert values["average_precision"] == pytest.approx(metrics.average_precision(state.grades, 6))
+    assert values["ap"] == pytest.approx(ap)
+    assert values["ap"] == pytest.approx(metrics.average_precision(state.grades, 6))
     assert {name: format_number(v) for name, v in values.items()} == {
         "precision": "0.80",
         "recall": "0.67",
-        "reciprocal_rank": "1.00",
-        "average_precision": format_number(ap),
+        "rr": "1.00",
+        "ap": format_number(ap),
     }
     state.flip(1)
     assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.conventions import (
-    ARTICLE_MISSED,
+    ARTICLE_MISSED_GRADES,
     BY_KEY,
     CONVENTIONS,
     DEFAULT_K,
@@ -80,8 +80,8 @@ def recall_texts(shown, k, missed):
 
 def test_the_defaults_are_figure_2s_list_with_two_missed_documents_at_k_5():
     state = ConventionsState()
-    assert state.to_dict() == {"grades": ARTICLE, "order": IDENTITY, "k": 5, "missed": [3, 2]}
-    assert (DEFAULT_K, list(ARTICLE_MISSED)) == (5, [3, 2])
+    assert state.to_dict() == {"grades": ARTICLE, "order": IDENTITY, "k": 5, "missed_grades": [3, 2]}
+    assert (DEFAULT_K, list(ARTICLE_MISSED_GRADES)) == (5, [3, 2])
     assert state.judged == ARTICLE + [3, 2]
     assert state.n_relevant == 6 + 2
 
@@ -143,19 +143,19 @@ def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
     assert ndcg_by_convention(shown, k, missed, BY_KEY["exponential-judged"]) == pytest.approx(
         exponential[f"ndcg_cut_{k}"], abs=1e-4
     )
-    state = ConventionsState(grades=shown, k=k, missed=missed)
+    state = ConventionsState(grades=shown, k=k, missed_grades=missed)
     assert state.values["hit_rate"] == linear[f"success_{k}"]
     assert state.values["recall"] == pytest.approx(linear[f"recall_{k}"], abs=1e-4)
 
 
 def test_the_uncut_ideal_differs_from_the_cut_one_only_when_judged_documents_pass_k():
-    state = ConventionsState(k=8, missed=[])
+    state = ConventionsState(k=8, missed_grades=[])
     # Eight judged documents, k = 8: cutting the ideal at k drops nothing.
     assert state.values["exponential-judged-uncut"] == pytest.approx(state.values["exponential-judged"])
     # Two of the list's results are 0s: a ninth relevant document takes the three missed ones.
-    state.missed = [3, 1]
+    state.missed_grades = [3, 1]
     assert state.values["exponential-judged-uncut"] == pytest.approx(state.values["exponential-judged"])
-    state.missed = [3, 1, 1]
+    state.missed_grades = [3, 1, 1]
     assert state.values["exponential-judged-uncut"] < state.values["exponential-judged"]
 
 
@@ -173,15 +173,15 @@ def test_promote_set_grade_and_the_missed_steppers():
     assert state.order == [0, 1, 2, 3, 5, 4, 6, 7]
     state.set_grade(5, 1)  # rank 5 now holds document 5
     assert state.grades == [1, 3, 0, 2, 0, 1, 1, 2]
-    state.add_missed(1)
-    state.add_missed(3)
-    assert state.missed == [3, 3, 2, 1]
-    state.remove_missed(3)
-    assert state.missed == [3, 2, 1]
-    state.remove_missed(3)
+    state.add_missed_grade(1)
+    state.add_missed_grade(3)
+    assert state.missed_grades == [3, 3, 2, 1]
+    state.remove_missed_grade(3)
+    assert state.missed_grades == [3, 2, 1]
+    state.remove_missed_grade(3)
     with pytest.raises(ValueError, match="no missed document has grade 3"):
-        state.remove_missed(3)
-    assert state.missed == [2, 1]
+        state.remove_missed_grade(3)
+    assert state.missed_grades == [2, 1]
     assert state.values["recall"] == metrics.recall_at_k(state.ranked_grades, 5, state.n_relevant)
 
 
@@ -198,11 +198,11 @@ def test_promote_and_set_grade_refuse_a_rank_outside_the_list(rank):
 @pytest.mark.parametrize(
     "values, message",
     [
-        ({"missed": [0]}, r"missed\[0\] must be a grade from 1 to 3, got 0"),
-        ({"missed": [3, 4]}, r"missed\[1\] must be a grade from 1 to 3, got 4"),
-        ({"missed": [True]}, "missed"),
-        ({"missed": [1] * (MAX_MISSED + 1)}, "missed"),
-        ({"missed": [1.5]}, "missed"),
+        ({"missed_grades": [0]}, r"missed_grades\[0\] must be a grade from 1 to 3, got 0"),
+        ({"missed_grades": [3, 4]}, r"missed_grades\[1\] must be a grade from 1 to 3, got 4"),
+        ({"missed_grades": [True]}, "missed_grades"),
+        ({"missed_grades": [1] * (MAX_MISSED + 1)}, "missed_grades"),
+        ({"missed_grades": [1.5]}, "missed_grades"),
         ({"k": 0}, "k"),
         ({"k": 9}, "k"),
         ({"k": True}, "k"),
@@ -223,7 +223,7 @@ def test_invalid_values_raise_value_error_naming_the_field_and_change_nothing(va
 def test_update_from_dict_is_all_or_nothing():
     state = ConventionsState()
     with pytest.raises(ValueError):
-        state.update_from_dict({"k": 3, "missed": [9]})
+        state.update_from_dict({"k": 3, "missed_grades": [9]})
     assert state.k == 5
 
 
@@ -244,10 +244,10 @@ def test_the_figure_keeps_the_view_equal_to_the_state():
     figure = ConventionsFigure()
     assert figure.view.state == figure.state.to_dict()
     assert [c["key"] for c in figure.view.conventions] == list(BY_KEY)
-    figure.state.add_missed(1)
-    assert figure.view.state["missed"] == [3, 2, 1]
-    figure.view.state = {**figure.state.to_dict(), "missed": [0]}
-    assert figure.state.missed == [3, 2, 1]
+    figure.state.add_missed_grade(1)
+    assert figure.view.state["missed_grades"] == [3, 2, 1]
+    figure.view.state = {**figure.state.to_dict(), "missed_grades": [0]}
+    assert figure.state.missed_grades == [3, 2, 1]
     assert figure.view.state == figure.state.to_dict()
 
 
@@ -428,10 +428,10 @@ def test_the_missed_steppers_change_the_judged_ideals_and_recall_only(fig):
     }
     fig.stepper(1, "+").click()
     fig.expect_state(ARTICLE, IDENTITY, 5, [3, 2, 1])
-    fig.wait_python(missed=[3, 2, 1])
+    fig.wait_python(missed_grades=[3, 2, 1])
     fig.stepper(3, "-").click()
     fig.expect_state(ARTICLE, IDENTITY, 5, [2, 1])
-    fig.wait_python(missed=[2, 1])
+    fig.wait_python(missed_grades=[2, 1])
     # The ideal of the list alone does not see documents outside the list.
     for key, text in list_only.items():
         expect(fig.convention(key).locator(".conv-value")).to_have_text(text)
@@ -447,7 +447,7 @@ def test_the_missed_steppers_change_the_judged_ideals_and_recall_only(fig):
     expect(fig.stepper(1, "+")).to_have_attribute("aria-disabled", "true")
     fig.stepper(1, "+").click(force=True)
     expect(fig.hint).to_have_text(f"At most {MAX_MISSED} missed documents.")
-    fig.wait_python(missed=missed)
+    fig.wait_python(missed_grades=missed)
 
 
 @pytest.mark.browser
@@ -483,7 +483,7 @@ def test_the_whole_figure_works_by_keyboard_alone(fig):
 
     tab_to(lambda a: a["label"] == "One more missed document of grade 3")
     fig.page.keyboard.press("Enter")
-    fig.wait_python(missed=[3, 3, 2])
+    fig.wait_python(missed_grades=[3, 3, 2])
 
     tab_to(lambda a: "rl-cutoff" in a["cls"])
     fig.page.keyboard.press("PageDown")
@@ -514,12 +514,12 @@ def test_python_changes_reach_the_page(fig):
     state = fig.figure.state
     state.k = 3
     fig.expect_state(ARTICLE, IDENTITY, 3, [3, 2])
-    state.add_missed(1)
+    state.add_missed_grade(1)
     fig.expect_state(ARTICLE, IDENTITY, 3, [3, 2, 1])
     state.promote(4)
     order = [0, 1, 3, 2, 4, 5, 6, 7]
     fig.expect_state(ARTICLE, order, 3, [3, 2, 1])
-    state.update_from_dict({"grades": [0] * 8, "missed": []})
+    state.update_from_dict({"grades": [0] * 8, "missed_grades": []})
     fig.expect_state([0] * 8, order, 3, [])
     expect(fig.detail.locator(".metric-formula")).to_have_text("NDCG@3 = 0 (nothing relevant: the ideal is 0)")
     expect(fig.recall).to_have_text("Recall@3 = 0 (R = 0: nothing to find)")
@@ -530,18 +530,18 @@ def test_python_changes_reach_the_page(fig):
 @pytest.mark.browser
 def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, serve_object):
     figure = ConventionsFigure(standalone=True)
-    page.goto(serve_object(figure) + "?k=3&missed=1&grades=0,0,3,0,0,0,0,2")
+    page.goto(serve_object(figure) + "?k=3&missed_grades=1&grades=0,0,3,0,0,0,0,2")
     shown = Fig(page, figure)
     grades = [0, 0, 3, 0, 0, 0, 0, 2]
     shown.expect_state(grades, IDENTITY, 3, [1])
-    shown.wait_python(k=3, missed=[1], grades=grades)
+    shown.wait_python(k=3, missed_grades=[1], grades=grades)
     expect(page.locator(".query-notice")).to_be_hidden()
     expect(page.get_by_role("button", name="Presenter view")).to_be_visible()
 
     shown.stepper(2, "+").click()
-    page.wait_for_url(re.compile(r"\?grades=0,0,3,0,0,0,0,2&k=3&missed=2,1$"))
+    page.wait_for_url(re.compile(r"\?grades=0,0,3,0,0,0,0,2&k=3&missed_grades=2,1$"))
     shown.button(3).click()
-    page.wait_for_url(re.compile(r"grades=0,3,0,0,0,0,0,2&order=1,3,2,4,5,6,7,8&k=3&missed=2,1$"))
+    page.wait_for_url(re.compile(r"grades=0,3,0,0,0,0,0,2&order=1,3,2,4,5,6,7,8&k=3&missed_grades=2,1$"))
     other = page.context.new_page()
     other.goto(page.url)
     Fig(other, figure).expect_state(grades, [0, 2, 1, 3, 4, 5, 6, 7], 3, [2, 1])
@@ -551,8 +551,8 @@ def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, serve_object):
 @pytest.mark.parametrize(
     "query, notice, k",
     [
-        ("missed=4&k=2", "missed must list at most 6 grades from 1 to 3", 2),
-        ("missed=1,1,1,1,1,1,1&k=2", "missed must list at most 6 grades from 1 to 3", 2),
+        ("missed_grades=4&k=2", "missed_grades must list at most 6 grades from 1 to 3", 2),
+        ("missed_grades=1,1,1,1,1,1,1&k=2", "missed_grades must list at most 6 grades from 1 to 3", 2),
         ("k=9", "k must be a whole number from 1 to 8", 5),
         ("grades=1,2&k=2", "grades must list exactly 8 grades from 0 to 3", 2),
         ("gain=linear&k=2", "“gain”: this figure has no such setting", 2),

@@ -5,9 +5,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from explainer.pages import FIGURE_PAGES
+from explainer.figures import FIGURES
 
-CLASSES = [FIGURE_PAGES[name][2].__name__ for name in FIGURE_PAGES]
+CLASSES = [page.figure.__name__ for page in FIGURES]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_each_figure_displays_as_a_live_panel_output(executed, index):
     data = {key: value for output in outputs for key, value in output.get("data", {}).items()}
     # Panel's notebook output: an executable Bokeh document whose comm keeps it live.
     assert "application/vnd.holoviews_exec.v0+json" in data, data.keys()
-    figure_class = FIGURE_PAGES[list(FIGURE_PAGES)[index]][2]
+    figure_class = FIGURES[index].figure
     html = data["text/html"]
     assert f'"name":"{figure_class.view_class.__name__}"' in html
     # The figure's state travels with it, field by field.

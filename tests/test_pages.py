@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.cli import main as cli_main
-from explainer.pages import BINARY_CAPTION, FIGURE_PAGES, NDCG_CAPTION, TITLES
+from explainer.figures import BY_NAME, FIGURES
+from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
 from conftest import Server
@@ -63,15 +64,13 @@ def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
     """The page imports a bundle as it is, cached by its name: two figures sharing one would draw one twice."""
     from bokeh.document import Document
 
-    bundles = {
-        route: figure().view._get_properties(Document())["bundle"] for route, (*_, figure) in FIGURE_PAGES.items()
-    }
+    bundles = {page.name: page.figure().view._get_properties(Document())["bundle"] for page in FIGURES}
     assert all(bundles.values()), bundles
     assert len(set(bundles.values())) == len(bundles), bundles
 
 
 def test_every_figure_page_has_a_probe():
-    assert set(PROBES) == set(FIGURE_PAGES)
+    assert set(PROBES) == set(BY_NAME)
 
 
 def click_changes(page, name: str, timeout: float = 5_000) -> None:
@@ -84,7 +83,7 @@ def click_changes(page, name: str, timeout: float = 5_000) -> None:
     expect(text).not_to_have_text(before)
 
 
-@pytest.mark.parametrize("path", ["/", *(f"/{name}" for name in FIGURE_PAGES)])
+@pytest.mark.parametrize("path", ["/", *(f"/{page.name}" for page in FIGURES)])
 def test_every_page_loads_without_console_errors_and_its_figures_respond(page, server, path):
     errors = watch_errors(page)
     page.goto(server.url + path)
@@ -268,7 +267,7 @@ def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
 def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
     page.goto(server.url + "/binary")
     normal = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-    expect(page.locator(".fig-caption")).to_have_text(BINARY_CAPTION)
+    expect(page.locator(".fig-caption")).to_have_text(BY_NAME["binary"].caption)
 
     page.goto(server.url + "/binary?present=1")
     expect(page.locator(".fig-frame.present")).to_be_attached()
@@ -321,7 +320,7 @@ def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, serve
 
 def test_the_ndcg_page_has_its_caption(page, server):
     page.goto(server.url + "/ndcg")
-    expect(page.locator(".fig-caption")).to_have_text(NDCG_CAPTION)
+    expect(page.locator(".fig-caption")).to_have_text(BY_NAME["ndcg"].caption)
 
 
 def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow():
@@ -379,7 +378,7 @@ def offline(context) -> list[str]:
     return asked
 
 
-@pytest.mark.parametrize("name", ["index", *FIGURE_PAGES])
+@pytest.mark.parametrize("name", ["index", *BY_NAME])
 def test_each_exported_page_works_from_disk_with_no_request(context, page, exported, name):
     asked = offline(context)
     errors = watch_errors(page)

@@ -108,9 +108,12 @@ def test_toggle_refuses_a_rank_that_is_not_a_neighbour(rank):
     [
         ({"model": "word2vec"}, "model"),
         ({"model": None}, "model"),
-        ({"missed_neighbours": [0]}, "missed_neighbours must hold neighbour ranks from 1 to 10, got 0"),
-        ({"missed_neighbours": [11]}, "missed_neighbours must hold neighbour ranks from 1 to 10, got 11"),
-        ({"missed_neighbours": [3, 3]}, "missed_neighbours must name each neighbour rank at most once"),
+        ({"missed_neighbours": [0]}, "missed_neighbours must list distinct neighbour ranks from 1 to 10, got 0"),
+        ({"missed_neighbours": [11]}, "missed_neighbours must list distinct neighbour ranks from 1 to 10, got 11"),
+        (
+            {"missed_neighbours": [3, 3]},
+            "missed_neighbours must list distinct neighbour ranks from 1 to 10; it names a neighbour rank twice",
+        ),
         ({"missed_neighbours": [True]}, "missed_neighbours"),
         ({"missed_neighbours": [2.0]}, "missed_neighbours"),
         ({"missed_neighbours": "3"}, "missed_neighbours"),

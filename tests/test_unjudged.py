@@ -138,12 +138,12 @@ def test_changing_a_grade_and_the_cutoff(opened):
 @pytest.mark.browser
 def test_state_link_and_bad_values(page, serve_object):
     url = serve_object(UnjudgedFigure(standalone=True))
-    page.goto(url + "?unjudged=1,2&k=5&as=condensed&reveal=0&foo=<b>x</b>")
+    page.goto(url + "?unjudged=1,2&k=5&unjudged_as=condensed&reveal=0&foo=<b>x</b>")
     judged = [r not in (1, 2) for r in range(1, 11)]
     expect_numbers(page, expected(ARTICLE_GRADES, judged, k=5, condensed=True))
     expect(page.locator(".query-notice")).to_contain_text("“foo”: this figure has no such setting")
     page.get_by_role("button", name="Reveal the judge's grades").click()
-    page.wait_for_url(re.compile(r"unjudged=1,2&k=5&as=condensed&reveal=1"))
+    page.wait_for_url(re.compile(r"unjudged=1,2&k=5&unjudged_as=condensed&reveal=1"))
 
 
 @pytest.mark.browser

@@ -10,48 +10,19 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from panel.custom import JSComponent
 from playwright.sync_api import expect
 
 from explainer.cli import main as cli_main
-from explainer.figures.base import HERE, module_source
-from explainer.pages import FIGURE_PAGES
+from explainer.figures import BY_NAME, FIGURES
+from explainer.figures.base import FigureView
 
 pytestmark = pytest.mark.browser
 
-# For each page: its module, and how the figure builds its query fields from its view's constants.
-FIELDS = {
-    "binary": ("binary.js", "m.queryFields(12)"),
-    "ndcg": ("ndcg.js", "m.queryFields(8)"),
-    "queries": ("queries.js", "m.queryFields(20)"),
-    "unjudged": ("unjudged.js", "m.queryFields(10, 3)"),
-    "conventions": ("conventions.js", "m.queryFields(8, view.max_missed)"),
-    "recall-kinds": ("recall_kinds.js", "m.queryFields(Object.keys(view.models))"),
-    "which-measure": ("which_measure.js", "m.queryFields(view.demos)"),
-}
-
 BATCHES, BATCH = 42, 25  # 1,050 queries per page and mode
 
-KEYS = [
-    "relevant",
-    "missed",
-    "k",
-    "grades",
-    "order",
-    "gain",
-    "a",
-    "b",
-    "measure",
-    "unjudged",
-    "as",
-    "reveal",
-    "model",
-    "missed_neighbours",
-    "present",
-    "theme",
-    "x",
-    "<b>",
-    "",
-]
+# Every figure's URL keys (so that each page also meets the others'), the page's own, and junk.
+KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + ["present", "theme", "x", "<b>", ""]
 VALUE_TEXT = st.text(
     alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]), max_size=40
 )
@@ -77,34 +48,37 @@ def exported(tmp_path_factory):
     return site
 
 
+def view_model(view: FigureView) -> dict:
+    """The properties a figure's module reads from its model, as the page receives them."""
+    own = set(type(view).param) - set(JSComponent.param)
+    return {name: getattr(view, name) for name in own}
+
+
 def parser_page(browser, url: str, name: str):
-    """A loaded figure page, with the figure's query parser ready as window.parse(search)."""
+    """A loaded figure page, with the figure's own query parser ready as window.parse(search)."""
     page = browser.new_page()
     page.goto(url)
     expect(page.locator(".fig-caption")).to_be_visible(timeout=30_000)
-    module_file, build = FIELDS[name]
-    source = base64.b64encode(module_source(HERE / module_file).encode()).decode()
-    view = FIGURE_PAGES[name][2].view_class
-    constants = {key: view.param[key].default for key in ("max_missed", "models", "demos") if key in view.param}
+    view = BY_NAME[name].figure().view
+    source = base64.b64encode(view._esm.encode()).decode()
     page.evaluate(
-        """async ([source, build, view, base]) => {
+        """async ([source, model]) => {
             const m = await importShim("data:text/javascript;base64," + source);
             const kit = await importShim("explainer/kit");
-            const fields = new Function("m", "view", "return " + build)(m, view);
-            window.parse = (search) => kit.stateFromQuery(search, fields, base);
+            const fields = m.queryFields(model);
+            window.parse = (search) => kit.stateFromQuery(search, fields, model.default, model.max_query_length);
         }""",
-        [source, build, constants, FIGURE_PAGES[name][2].state_class().to_dict()],
+        [source, view_model(view)],
     )
     return page
 
 
 @pytest.mark.parametrize("mode", ["served", "exported"])
-@pytest.mark.parametrize("name", list(FIELDS))
+@pytest.mark.parametrize("name", list(BY_NAME))
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported, name, mode):
-    assert set(FIELDS) == set(FIGURE_PAGES)
     url = f"{server.url}/{name}" if mode == "served" else (exported / f"{name}.html").as_uri()
     page = parser_page(browser, url, name)
-    state_class = FIGURE_PAGES[name][2].state_class
+    state_class = BY_NAME[name].state_class
     checked = []
 
     @settings(

@@ -90,5 +90,7 @@ def test_graded_squares_step_through_unjudged_and_the_grades(page, serve_object)
 @pytest.mark.browser
 def test_a_bad_link_value_gets_a_notice(page, serve_object):
     page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=<i>f1</i>")
-    expect(page.locator(".query-notice")).to_contain_text("measure=“<i>f1</i>”: measure must be one of")
+    expect(page.locator(".query-notice")).to_contain_text(
+        "measure=“<i>f1</i>”: measure must be precision, recall, rr, ap or ndcg"
+    )
     expect(page.locator("button.which-row[data-measure=precision]")).to_have_attribute("aria-pressed", "true")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,6 +23,7 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
+from explainer.figures.params import limits_of
 from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
@@ -56,6 +59,10 @@ def _module_url(path: Path) -> str:
     """A ``data:`` URL of a JavaScript module, so a saved page needs no second file."""
     return "data:text/javascript;base64," + base64.b64encode(module_source(path).encode("utf-8")).decode("ascii")
 
+
+# A figure page's URL query longer than this is ignored whole, with a notice: no figure's state
+# needs a tenth of it. (A served page turns such a query away before it makes a session.)
+MAX_QUERY_LENGTH = 4000
 
 # The modules that figure scripts import by name, served inline in both modes.
 IMPORT_MAP = {
@@ -110,6 +117,11 @@ class FigureState(param.Parameterized):
         """Return every field to its default, the article's example."""
         self.param.update(**{name: copy.deepcopy(self.param[name].default) for name in self.fields})
 
+    @classmethod
+    def limits(cls) -> dict[str, dict[str, Any]]:
+        """Each field's bounds, lengths or options, as the browser receives them (``model.limits``)."""
+        return {name: limits_of(cls.param[name]) for name in cls.fields}
+
 
 def _same(a: Any, b: Any) -> bool:
     """Equal in value and in type, all the way down: True is not 1, 1.0 is not 1, (1,) is not [1]."""
@@ -132,15 +144,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class Count(param.Integer):
-    """A whole number within bounds; unlike param.Integer, True and False are refused."""
-
-    def _validate_value(self, val, allow_None):
-        if isinstance(val, bool):
-            raise ValueError(f"{self.name} must be a whole number, not {val!r}")
-        super()._validate_value(val, allow_None)
-
-
 class FigureView(JSComponent):
     """The browser side of a figure: renders ``state`` and writes the reader's changes back to it."""
 
@@ -151,6 +154,11 @@ class FigureView(JSComponent):
         doc="The figure is the whole page: its state follows the URL, and it offers presenter mode.",
     )
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
+    query = param.String(default="", doc="The query the figure's results answer, shown above them.")
+    limits = param.Dict(default={}, doc="Each state field's bounds, from the state class (FigureState.limits).")
+    max_query_length = param.Integer(
+        default=MAX_QUERY_LENGTH, doc="A page URL's query longer than this is ignored whole, with a notice."
+    )
     measures = param.Dict(
         default={m.key: {"name": m.name, "symbol": m.symbol, "blind_to": m.blind_to} for m in MEASURES},
         doc="What each measure is called and is blind to, from explainer.measures.",
@@ -189,6 +197,7 @@ class Figure(Viewer):
         self.view = self.view_class(
             state=self.state.to_dict(),
             default=self.state_class().to_dict(),
+            limits=self.state_class.limits(),
             standalone=standalone,
             caption=caption,
         )
@@ -209,3 +218,55 @@ class Figure(Viewer):
 
     def __panel__(self) -> FigureView:
         return self.view
+
+
+@dataclass(frozen=True)
+class UrlKey:
+    """One key of a figure page's URL query, and what its value holds.
+
+    ``holds`` may name the state's limits, as ``{k[min]} to {k[max]}``: the README's
+    table fills them in from the state class, so no bound is written twice. Left out,
+    it lists the options of the state field of the same name.
+    """
+
+    name: str
+    holds: str = ""
+
+    def describe(self, limits: dict[str, dict[str, Any]]) -> str:
+        if self.holds:
+            return self.holds.format(**limits)
+        options = [f"`{option}`" for option in limits[self.name]["options"]]
+        return f"{', '.join(options[:-1])} or {options[-1]}"
+
+
+def _no_numbers() -> dict[str, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class FigurePage:
+    """A figure's page, declared once in the figure's module and collected in ``explainer.figures.FIGURES``.
+
+    ``name`` is the page's route (``/binary``), its exported file (``binary.html``) and its
+    marker in the story (``<!-- figure:binary -->``). Pages, routes, exports, the package's
+    public names, the README's tables and the tests are all made from these declarations.
+    """
+
+    name: str
+    title: str
+    caption: str
+    figure: type[Figure]
+    shows: str
+    url_keys: tuple[UrlKey, ...]
+    example: str
+    story_numbers: Callable[[], dict[str, str]] = _no_numbers
+
+    @property
+    def state_class(self) -> type[FigureState]:
+        return self.figure.state_class
+
+    def url_key_table_row(self) -> tuple[str, str, str]:
+        """The README's row for this page: its route, its keys and what each holds, an example link."""
+        limits = self.state_class.limits()
+        keys = "; ".join(f"`{key.name}`: {key.describe(limits)}" for key in self.url_keys)
+        return f"`/{self.name}`", keys, f"`/{self.name}?{self.example}`"

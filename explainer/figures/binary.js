@@ -1,5 +1,5 @@
 // Figure 1: twelve ranked results, a cutoff k, and P@k, R@k, RR and AP with their arithmetic.
-// State (from Python, or changed here): { relevant: [12 booleans], k, missed }.
+// State (from Python, or changed here): { relevant: [a flag per rank], k, missed }.
 import {
   averagePrecision,
   averagePrecisionTerms,
@@ -10,37 +10,29 @@ import {
   relevantRanks,
 } from "explainer/metrics";
 import {
-  connectFigure,
-  createAnnouncer,
-  createFrame,
-  createPresenterToggle,
-  createQueryNotice,
+  createCard,
   createRankedList,
+  createStepper,
+  flaggedRanks,
   h,
+  mountFigure,
   parseInteger,
-  parseIntegers,
-  setAttr,
+  parseRankFlags,
   setText,
 } from "explainer/kit";
 
-const MAX_MISSED = 12;
-
 /** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5. */
-export function queryFields(count) {
+export function queryFields({ limits }) {
   return {
-    relevant(text, state) {
-      const ranks = parseIntegers(text, "relevant", 1, count, `ranks from 1 to ${count}`);
-      return { ...state, relevant: state.relevant.map((_, i) => ranks.includes(i + 1)) };
-    },
-    missed: (text, state) => ({ ...state, missed: parseInteger(text, "missed", 0, MAX_MISSED) }),
-    k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
+    relevant: (text, state) => ({ ...state, relevant: parseRankFlags(text, "relevant", limits.relevant.length) }),
+    missed: (text, state) => ({ ...state, missed: parseInteger(text, "missed", limits.missed.min, limits.missed.max) }),
+    k: (text, state) => ({ ...state, k: parseInteger(text, "k", limits.k.min, limits.k.max) }),
   };
 }
 
-function toQuery(state) {
-  const ranks = state.relevant.flatMap((isRelevant, i) => (isRelevant ? [i + 1] : []));
+export function toQuery(state) {
   return [
-    ["relevant", ranks.join(",")],
+    ["relevant", flaggedRanks(state.relevant)],
     ["missed", String(state.missed)],
     ["k", String(state.k)],
   ];
@@ -51,10 +43,11 @@ function toQuery(state) {
  * turned relevant is a missed document now retrieved, one turned not relevant joins
  * the missed (BinaryState.flip in Python says the same).
  */
-export function flip(state, rank) {
+export function flip(state, rank, limits) {
   const relevant = state.relevant.slice();
   relevant[rank - 1] = !relevant[rank - 1];
-  const missed = Math.min(Math.max(state.missed + (relevant[rank - 1] ? -1 : 1), 0), MAX_MISSED);
+  const step = relevant[rank - 1] ? -1 : 1;
+  const missed = Math.min(Math.max(state.missed + step, limits.missed.min), limits.missed.max);
   return { ...state, relevant, missed };
 }
 
@@ -62,104 +55,107 @@ export function flip(state, rank) {
 export function readout({ relevant, k, missed }) {
   const grades = relevant.map((r) => (r ? 1 : 0));
   const inList = relevantRanks(grades);
-  const total = inList.length + missed;
+  const nRelevant = inList.length + missed;
   const hitsAtK = relevantRanks(grades, k).length;
-  const p = precisionAtK(grades, k);
-  const r = recallAtK(grades, k, total);
-  const rr = reciprocalRank(grades);
-  const ap = averagePrecision(grades, total);
+  const values = {
+    precision: precisionAtK(grades, k),
+    recall: recallAtK(grades, k, nRelevant),
+    rr: reciprocalRank(grades),
+    ap: averagePrecision(grades, nRelevant),
+  };
   const f = formatNumber;
   const terms = averagePrecisionTerms(grades).map(([hits, rank]) => `${hits}/${rank}`);
+  const nothing = "(R = 0: nothing to find)";
   return {
     grades,
-    total,
-    values: { p, r, rr, ap },
-    precision: `P@${k} = ${hitsAtK} / ${k} = ${f(p)}`,
-    recall: total ? `R@${k} = ${hitsAtK} / ${total} = ${f(r)}` : `R@${k} = 0 (R = 0: nothing to find)`,
-    recallNote: `R = ${inList.length} in the list + ${missed} missed = ${total}`,
-    rr: inList.length ? `RR = 1 / ${inList[0]} = ${f(rr)}` : "RR = 0 (no relevant result in the list)",
-    rrNote: inList.length ? `First relevant result at rank ${inList[0]}` : "No relevant result in the list",
-    ap: !total
-      ? "AP = 0 (R = 0: nothing to find)"
-      : terms.length
-        ? `AP = (${terms.join(" + ")}) / ${total} = ${f(ap)}`
-        : `AP = 0 / ${total} = ${f(ap)}`,
-    apNote: `Precision at each relevant rank, summed, divided by R = ${total}`,
-    announcement: `P@${k} ${f(p)}, R@${k} ${f(r)}, RR ${f(rr)}, AP ${f(ap)}`,
-    firstRank: inList.length ? [inList[0]] : [],
-    relevantRanks: inList,
-    relevantInTopK: relevantRanks(grades, k),
+    nRelevant,
+    values,
+    formulas: {
+      precision: `P@${k} = ${hitsAtK} / ${k} = ${f(values.precision)}`,
+      recall: nRelevant ? `R@${k} = ${hitsAtK} / ${nRelevant} = ${f(values.recall)}` : `R@${k} = 0 ${nothing}`,
+      rr: inList.length ? `RR = 1 / ${inList[0]} = ${f(values.rr)}` : "RR = 0 (no relevant result in the list)",
+      ap: !nRelevant
+        ? `AP = 0 ${nothing}`
+        : `AP = ${terms.length ? `(${terms.join(" + ")})` : "0"} / ${nRelevant} = ${f(values.ap)}`,
+    },
+    notes: {
+      precision: `${relevantRanks(grades, k).length} relevant in the top ${k}`,
+      recall: `R = ${inList.length} in the list + ${missed} missed = ${nRelevant}`,
+      rr: inList.length ? `First relevant result at rank ${inList[0]}` : "No relevant result in the list",
+      ap: `Precision at each relevant rank, summed, divided by R = ${nRelevant}`,
+    },
+    announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
+    // The ranks each card uses, highlighted while the card is under the pointer or focus.
+    uses: {
+      precision: relevantRanks(grades, k),
+      recall: relevantRanks(grades, k),
+      rr: inList.slice(0, 1),
+      ap: inList,
+    },
   };
 }
 
-// The cards, in order; names and blind spots come from Python's explainer/measures.py.
-const CARDS = [
-  { key: "precision", note: null },
-  { key: "recall", note: "recallNote" },
-  { key: "rr", note: "rrNote" },
-  { key: "ap", note: "apNote" },
-];
+// The cards, in order; their names and blind spots come from Python's explainer/measures.py.
+const CARDS = ["precision", "recall", "rr", "ap"];
 
-export function render({ model, el }) {
-  let state;
+/** The relevant documents the list missed: a stepper and one row for each. */
+function createMissed(shell) {
+  const { min, max } = shell.limits.missed;
+  const box = h("div", "missed");
+  const names = { less: "One fewer missed relevant result", more: "One more missed relevant result" };
+  const stepper = createStepper("Relevant results the list missed", names, (by) => {
+    const state = shell.state();
+    const missed = state.missed + by;
+    if (missed >= min && missed <= max) shell.commit({ ...state, missed });
+  });
+  const rows = h("div", "missed-rows");
+  // Why R barely moves when a row is flipped: each click is another ranking of the same documents.
+  const hint = h(
+    "p",
+    "fig-hint-line",
+    "A result marked relevant is one of the missed documents, now found, and one marked not relevant joins them: R stays the same while it can.",
+  );
+  box.append(stepper.el, rows, hint);
+  return {
+    el: box,
+    update(missed) {
+      stepper.set(missed, { canLess: missed > min, canMore: missed < max });
+      while (rows.children.length > missed) rows.lastChild.remove();
+      while (rows.children.length < missed) {
+        const row = h("div", "missed-row");
+        row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), h("span", "mark", "✓ relevant"));
+        rows.append(row);
+      }
+    },
+  };
+}
+
+export function render(view) {
+  mountFigure(view, { className: "fig-binary", queryFields, toQuery, reset: { title: "Back to the article's list" }, build });
+}
+
+function build(shell) {
+  const { model } = shell;
   const titles = model.titles;
-
   const marks = []; // each row's "relevant" mark
   const drawn = []; // each row's relevance as last drawn
-  const { frame, root } = createFrame(el, "fig-binary", model.caption);
-  const head = h("div", "fig-head");
-  const query = h("p", "fig-query");
-  query.append("Query: ", h("q", "", "cracked bracket"));
-  const reset = h("button", "fig-button", "Reset");
-  reset.type = "button";
-  reset.title = "Back to the article's list";
-  const tools = h("div", "fig-tools");
-  tools.append(reset);
-  if (model.standalone) tools.append(createPresenterToggle(frame));
-  head.append(query, tools);
-  const queryNotice = createQueryNotice();
+  let current = null;
+  let active = null; // the card under the pointer or focus, whose ranks are highlighted
 
   const list = createRankedList({
     count: titles.length,
-    label: "Ranked results for the query cracked bracket",
-    cutoffName: "Cutoff k",
+    label: `Ranked results for the query ${model.query}`,
     buildRow(row, button, rank) {
       const mark = h("span", "mark");
       marks.push(mark);
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), mark);
     },
-    onActivate(rank) {
-      commit(flip(state, rank));
-    },
-    onCutoff(k) {
-      commit({ ...state, k });
-    },
+    onActivate: (rank) => shell.commit(flip(shell.state(), rank, shell.limits)),
+    onCutoff: (k) => shell.commit({ ...shell.state(), k }),
   });
-
-  const missedBox = h("div", "missed");
-  const stepper = h("div", "stepper");
-  const less = h("button", "fig-button", "−");
-  const more = h("button", "fig-button", "+");
-  less.type = more.type = "button";
-  less.setAttribute("aria-label", "One fewer missed relevant result");
-  more.setAttribute("aria-label", "One more missed relevant result");
-  const missedCount = h("output", "stepper-value");
-  const missedLabel = h("span", "stepper-label", "Relevant results the list missed");
-  stepper.append(missedLabel, less, missedCount, more);
-  const missedRows = h("div", "missed-rows");
-  missedBox.append(stepper, missedRows);
-  less.addEventListener("click", () => state.missed > 0 && commit({ ...state, missed: state.missed - 1 }));
-  more.addEventListener("click", () => state.missed < MAX_MISSED && commit({ ...state, missed: state.missed + 1 }));
-
-  // Why R barely moves when a row is flipped: each click is another ranking of the same documents.
-  const flipHint = h(
-    "p",
-    "fig-hint-line",
-    "A result marked relevant is one of the missed documents, now found, and one marked not relevant joins them: R stays the same while it can.",
-  );
+  const missed = createMissed(shell);
   const left = h("div", "fig-list");
-  missedBox.append(flipHint);
-  left.append(head, queryNotice.el, list.el, missedBox);
+  left.append(shell.head, shell.notice, list.el, missed.el);
 
   const panel = h("div", "metrics");
   panel.setAttribute("aria-label", "Measures");
@@ -167,46 +163,28 @@ export function render({ model, el }) {
   notice.hidden = true;
   panel.append(notice);
   const cards = {};
-  for (const card of CARDS) {
-    const box = h("section", "metric");
+  for (const key of CARDS) {
+    const measure = model.measures[key];
+    const card = createCard(measure.name, { metric: key, blind: `Blind to: ${measure.blind_to}` });
+    const box = card.el;
     box.tabIndex = 0;
-    box.dataset.metric = card.key;
-    const formula = h("p", "metric-formula");
-    const note = h("p", "metric-note");
-    const measure = model.measures[card.key];
-    box.append(h("h3", "metric-name", measure.name), formula, note, h("p", "metric-blind", `Blind to: ${measure.blind_to}`));
-    const show = () => {
-      active = card.key;
-      list.highlight(highlights(active));
+    const highlight = (on) => {
+      active = on ? key : null;
+      list.highlight(on && current ? current.uses[key] : []);
     };
-    const hide = () => {
-      active = null;
-      list.highlight([]);
-    };
-    box.addEventListener("mouseenter", show);
-    box.addEventListener("focus", show);
-    box.addEventListener("mouseleave", hide);
-    box.addEventListener("blur", hide);
-    cards[card.key] = { box, formula, note, card };
+    box.addEventListener("mouseenter", () => highlight(true));
+    box.addEventListener("focus", () => highlight(true));
+    box.addEventListener("mouseleave", () => highlight(false));
+    box.addEventListener("blur", () => highlight(false));
+    cards[key] = card;
     panel.append(box);
   }
+  shell.root.append(left, panel);
 
-  const announcer = createAnnouncer();
-  root.append(left, panel, announcer.el);
-
-  let current = null;
-  let active = null; // the card under the pointer or focus, whose ranks are highlighted
-  function highlights(key) {
-    if (!current) return [];
-    if (key === "rr") return current.firstRank;
-    if (key === "ap") return current.relevantRanks;
-    return current.relevantInTopK;
-  }
-
-  function update() {
+  return function update(state) {
     current = readout(state);
     list.update(state.k);
-    if (active) list.highlight(highlights(active));
+    if (active) list.highlight(current.uses[active]);
     state.relevant.forEach((isRelevant, i) => {
       if (drawn[i] === isRelevant) return; // a click flips one row: the other eleven stay as drawn
       drawn[i] = isRelevant;
@@ -216,33 +194,13 @@ export function render({ model, el }) {
       marks[i].textContent = isRelevant ? "✓ relevant" : "✗ not relevant";
       button.setAttribute("aria-label", `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`);
     });
-    setText(missedCount, String(state.missed));
-    // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
-    setAttr(less, "aria-disabled", String(state.missed <= 0));
-    setAttr(more, "aria-disabled", String(state.missed >= MAX_MISSED));
-    while (missedRows.children.length > state.missed) missedRows.lastChild.remove();
-    while (missedRows.children.length < state.missed) {
-      const row = h("div", "missed-row");
-      row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), h("span", "mark", "✓ relevant"));
-      missedRows.append(row);
+    missed.update(state.missed);
+    for (const [key, { formula, note }] of Object.entries(cards)) {
+      setText(formula, current.formulas[key]);
+      setText(note, current.notes[key]);
     }
-    for (const { formula, note, card } of Object.values(cards)) {
-      setText(formula, current[card.key]);
-      setText(note, card.note ? current[card.note] : `${current.relevantInTopK.length} relevant in the top ${state.k}`);
-    }
-    notice.hidden = current.total > 0;
-    setText(notice, current.total > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
-    announcer.say(current.announcement);
-  }
-
-  const commit = connectFigure(model, {
-    apply(next) {
-      state = next;
-      update();
-    },
-    fields: queryFields(titles.length),
-    toQuery,
-    notice: queryNotice,
-  });
-  reset.addEventListener("click", () => commit(structuredClone(model.default)));
+    notice.hidden = current.nRelevant > 0;
+    setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
+    shell.say(current.announcement);
+  };
 }

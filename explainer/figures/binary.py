@@ -5,7 +5,8 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.params import Count, Flags
 
 RESULT_COUNT = 12
 
@@ -14,6 +15,7 @@ ARTICLE_RELEVANT_RANKS = (2, 3, 5, 8, 11)
 ARTICLE_MISSED = 1
 ARTICLE_K = 5
 
+# The query every figure's results answer, from the article.
 QUERY = "cracked bracket"
 
 # Plausible results for the query, in the article's domain: aircraft-part maintenance.
@@ -38,10 +40,9 @@ class BinaryState(FigureState):
 
     fields = ("relevant", "k", "missed")
 
-    relevant = param.List(
+    relevant = Flags(
         default=[rank in ARTICLE_RELEVANT_RANKS for rank in range(1, RESULT_COUNT + 1)],
-        item_type=bool,
-        bounds=(RESULT_COUNT, RESULT_COUNT),
+        length=RESULT_COUNT,
         doc="Relevance of each rank, rank 1 first.",
     )
     k = Count(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
@@ -83,8 +84,8 @@ class BinaryState(FigureState):
         return {
             "precision": metrics.precision_at_k(grades, k),
             "recall": metrics.recall_at_k(grades, k, n),
-            "reciprocal_rank": metrics.reciprocal_rank(grades),
-            "average_precision": metrics.average_precision(grades, n),
+            "rr": metrics.reciprocal_rank(grades),
+            "ap": metrics.average_precision(grades, n),
         }
 
 
@@ -92,6 +93,7 @@ class BinaryView(FigureView):
     """Figure 1 in the browser."""
 
     titles = param.List(default=list(TITLES), item_type=str, doc="The result titles, rank 1 first.")
+    query = param.String(default=QUERY)
 
     _esm = module_source(HERE / "binary.js")
 
@@ -101,3 +103,39 @@ class BinaryFigure(Figure):
 
     state_class = BinaryState
     view_class = BinaryView
+
+
+def story_numbers() -> dict[str, str]:
+    """The numbers the story quotes about figure 1, from its default state."""
+    f = metrics.format_number
+    state = BinaryState()
+    ranks = metrics.relevant_ranks(state.grades)
+    values = state.values
+    return {
+        "binary_ranks": ", ".join(map(str, ranks[:-1])) + f" and {ranks[-1]}",
+        "binary_missed": str(state.missed),
+        "binary_r": str(state.n_relevant),
+        "binary_k": str(state.k),
+        "binary_hits": str(len(metrics.relevant_ranks(state.grades, state.k))),
+        "binary_p": f(values["precision"]),
+        "binary_recall": f(values["recall"]),
+        "binary_first": str(ranks[0]),
+        "binary_rr": f(values["rr"]),
+        "binary_ap": f(values["ap"]),
+    }
+
+
+PAGE = FigurePage(
+    name="binary",
+    title="Precision, recall, reciprocal rank and average precision",
+    caption="Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff.",
+    figure=BinaryFigure,
+    shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP",
+    url_keys=(
+        UrlKey("relevant", "relevant ranks, comma-separated (empty for none)"),
+        UrlKey("missed", "relevant documents the list missed, {missed[min]} to {missed[max]}"),
+        UrlKey("k", "{k[min]} to {k[max]}"),
+    ),
+    example="relevant=2,3,5,8,11&missed=1&k=5",
+    story_numbers=story_numbers,
+)

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
-from explainer.figures.ndcg import ARTICLE_GRADES, MAX_GRADE, QUERY, RESULT_COUNT, TITLES, Grades, Permutation
+from explainer.figures.base import HERE, Figure, FigurePage, FigureView, UrlKey, module_source
+from explainer.figures.binary import QUERY
+from explainer.figures.ndcg import MAX_GRADE, RESULT_COUNT, TITLES, GradedListState
+from explainer.figures.params import Count, Grades
 
 # The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),
 # cut at k = 5, where every convention gives a different number.
-ARTICLE_MISSED = (3, 2)
+ARTICLE_MISSED_GRADES = (3, 2)
 DEFAULT_K = 5
 MAX_MISSED = 6
 
@@ -143,9 +145,9 @@ HIT_RATE_NAMES = (
 )
 
 
-def ndcg_by_convention(ranked: list[int], k: int, missed: list[int], convention: Convention) -> float:
-    """NDCG@k of ``ranked`` under ``convention``, with ``missed`` the judged grades outside the list."""
-    judged = list(ranked) + list(missed)
+def ndcg_by_convention(ranked: list[int], k: int, missed_grades: list[int], convention: Convention) -> float:
+    """NDCG@k of ``ranked`` under ``convention``, with ``missed_grades`` the judged grades outside the list."""
+    judged = list(ranked) + list(missed_grades)
     if convention.cut:
         pool = judged if convention.ideal == "judged" else None
         return metrics.ndcg_at_k(ranked, k, convention.gain, judged=pool)
@@ -154,93 +156,47 @@ def ndcg_by_convention(ranked: list[int], k: int, missed: list[int], convention:
     return metrics.dcg_at_k(ranked, k, convention.gain) / best if best else 0.0
 
 
-class MissedGrades(param.List):
-    """The grades (1 to MAX_GRADE) of judged documents the list did not retrieve."""
+class ConventionsState(GradedListState):
+    """What the reader of the conventions figure changes: the list (grades, order), k, and the missed documents' grades."""
 
-    def _validate(self, val):
-        super()._validate(val)
-        for doc, grade in enumerate(val or []):
-            if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= MAX_GRADE:
-                raise ValueError(f"{self.name}[{doc}] must be a grade from 1 to {MAX_GRADE}, got {grade!r}")
+    fields = (*GradedListState.fields, "missed_grades")
 
-
-class ConventionsState(FigureState):
-    """What the reader of the conventions figure changes: the list (grades, order), k, and the missed grades."""
-
-    fields = ("grades", "order", "k", "missed")
-
-    grades = Grades(
-        default=list(ARTICLE_GRADES),
-        item_type=int,
-        bounds=(RESULT_COUNT, RESULT_COUNT),
-        doc="Each document's grade, 0 to 3, by document (not by rank).",
-    )
-    order = Permutation(
-        default=list(range(RESULT_COUNT)),
-        item_type=int,
-        bounds=(RESULT_COUNT, RESULT_COUNT),
-        doc="The documents in rank order: order[0] is at rank 1.",
-    )
     k = Count(default=DEFAULT_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
-    missed = MissedGrades(
-        default=list(ARTICLE_MISSED),
-        item_type=int,
+    missed_grades = Grades(
+        default=list(ARTICLE_MISSED_GRADES),
+        lowest=1,
+        highest=MAX_GRADE,
         bounds=(0, MAX_MISSED),
         doc="Grades (1 to 3) of the judged relevant documents the list did not retrieve, best first.",
     )
 
     @property
-    def ranked_grades(self) -> list[int]:
-        """The grades in rank order, rank 1 first."""
-        return [self.grades[doc] for doc in self.order]
-
-    @property
     def judged(self) -> list[int]:
         """Every judged document's grade: the list's, then the missed ones."""
-        return self.ranked_grades + list(self.missed)
+        return self.ranked_grades + list(self.missed_grades)
 
     @property
     def n_relevant(self) -> int:
         """R: relevant documents in the list plus the missed ones."""
-        return len(metrics.relevant_ranks(self.ranked_grades)) + len(self.missed)
+        return len(metrics.relevant_ranks(self.ranked_grades)) + len(self.missed_grades)
 
-    def promote(self, rank: int) -> None:
-        """Move the result at ``rank`` (1-based) up one place; rank 1 stays where it is."""
-        self._check_rank(rank)
-        if rank > 1:
-            order = list(self.order)
-            order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
-            self.order = order
-
-    def set_grade(self, rank: int, grade: int) -> None:
-        """Give the result at ``rank`` (1-based) a new grade."""
-        self._check_rank(rank)
-        grades = list(self.grades)
-        grades[self.order[rank - 1]] = grade
-        self.grades = grades
-
-    def add_missed(self, grade: int) -> None:
+    def add_missed_grade(self, grade: int) -> None:
         """One more judged document of ``grade`` that the list did not retrieve."""
-        self.missed = sorted([*self.missed, grade], reverse=True)
+        self.missed_grades = sorted([*self.missed_grades, grade], reverse=True)
 
-    def remove_missed(self, grade: int) -> None:
+    def remove_missed_grade(self, grade: int) -> None:
         """One fewer missed document of ``grade``; ValueError if there is none."""
-        if grade not in self.missed:
-            raise ValueError(f"no missed document has grade {grade!r}; missed is {self.missed!r}")
-        missed = list(self.missed)
+        if grade not in self.missed_grades:
+            raise ValueError(f"no missed document has grade {grade!r}; missed_grades is {self.missed_grades!r}")
+        missed = list(self.missed_grades)
         missed.remove(grade)
-        self.missed = missed
-
-    @staticmethod
-    def _check_rank(rank: int) -> None:
-        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= RESULT_COUNT:
-            raise ValueError(f"rank must be a whole number from 1 to {RESULT_COUNT}, got {rank!r}")
+        self.missed_grades = missed
 
     @property
     def values(self) -> dict[str, float]:
         """NDCG@k under each convention (by key), and recall@k and hit rate@k, from the metrics core."""
         ranked = self.ranked_grades
-        out = {c.key: ndcg_by_convention(ranked, self.k, list(self.missed), c) for c in CONVENTIONS}
+        out = {c.key: ndcg_by_convention(ranked, self.k, self.missed_grades, c) for c in CONVENTIONS}
         out["recall"] = metrics.recall_at_k(ranked, self.k, self.n_relevant)
         out["hit_rate"] = metrics.hit_rate_at_k(ranked, self.k)
         return out
@@ -255,8 +211,8 @@ def story_numbers() -> dict[str, str]:
     ranked, k = state.ranked_grades, state.k
     return {
         "conventions_k": str(k),
-        "conventions_missed": " and ".join(map(str, state.missed)),
-        "conventions_missed_count": str(len(state.missed)),
+        "conventions_missed": " and ".join(map(str, state.missed_grades)),
+        "conventions_missed_count": str(len(state.missed_grades)),
         "conventions_low": f(min(ndcgs)),
         "conventions_high": f(max(ndcgs)),
         "conventions_trec": f(values["linear-judged"]),
@@ -292,7 +248,6 @@ class ConventionsView(FigureView):
         doc="The conventions, in table order, from CONVENTIONS.",
     )
     hit_rate_names = param.List(default=list(HIT_RATE_NAMES), item_type=str, doc="Tools' names for hit rate@k.")
-    max_missed = param.Integer(default=MAX_MISSED, doc="The most missed documents the figure offers.")
 
     _esm = module_source(HERE / "conventions.js")
     _stylesheets = [*FigureView._stylesheets, (HERE / "conventions.css").read_text(encoding="utf-8")]
@@ -303,3 +258,24 @@ class ConventionsFigure(Figure):
 
     state_class = ConventionsState
     view_class = ConventionsView
+
+
+PAGE = FigurePage(
+    name="conventions",
+    title="Why tools disagree on NDCG",
+    caption="One graded list and the relevant documents it missed: NDCG@k by five conventions. Focus a row for its arithmetic.",
+    figure=ConventionsFigure,
+    shows="one list, five NDCG conventions and the tools that use each; recall@k against hit rate@k",
+    url_keys=(
+        UrlKey("grades", "as for `/ndcg`"),
+        UrlKey("order", "as for `/ndcg`"),
+        UrlKey("k", "{k[min]} to {k[max]}"),
+        UrlKey(
+            "missed_grades",
+            "grades ({missed_grades[min_grade]} to {missed_grades[max_grade]}) of up to {missed_grades[max_length]}"
+            " relevant documents the list missed, empty for none",
+        ),
+    ),
+    example="grades=1,3,0,2,0,3,1,2&k=5&missed_grades=3,2",
+    story_numbers=story_numbers,
+)

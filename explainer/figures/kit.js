@@ -1,9 +1,12 @@
-// The pieces every figure shares: the ranked list with its cutoff marker, the
-// announcer for screen readers, and the binding of a figure's state to its model.
+// The pieces every figure shares: the figure shell (frame, header, Reset, presenter toggle, URL
+// notice, announcer, and the binding of the state to its model and the URL), the ranked list
+// with its cutoff marker, the graded list figure 2 and the conventions figure share, and the
+// URL query parsers.
 //
 // The ranked list: rows are buttons (click, Enter or Space activates one); the marker sits between
 // rows, is dragged with the pointer or moved with the keyboard, and snaps to the
 // boundaries 1..count. The figure fills each row and decides what activation does.
+import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
 
 /** Make an element with a class and optional text. */
 export function h(tag, className = "", text = null) {
@@ -225,16 +228,12 @@ export function quoted(text) {
   return `“${short}”`;
 }
 
-/**
- * A query longer than this is ignored whole: no figure's state needs a tenth of it. A served
- * page turns such a query away before it makes a session (serving.MAX_QUERY_LENGTH, the same number),
- * redirecting to `#ignored-query=<length>`.
- */
-export const MAX_QUERY_LENGTH = 4000;
-
-const tooLong = (length) =>
+// A query longer than the model's `max_query_length` is ignored whole: no figure's state needs a
+// tenth of it. A served page turns such a query away before it makes a session, redirecting to
+// `#ignored-query=<length>`.
+const tooLong = (length, maxLength) =>
   `Ignored the whole query: it is ${length.toLocaleString("en")} characters long, ` +
-  `and no figure's settings take more than ${MAX_QUERY_LENGTH.toLocaleString("en")}.`;
+  `and no figure's settings take more than ${maxLength.toLocaleString("en")}.`;
 
 /** A whole number from lo to hi, or Ignored with a reason. */
 export function parseInteger(text, name, lo, hi) {
@@ -259,6 +258,31 @@ export function parseIntegers(text, name, lo, hi, what = `whole numbers from ${l
   });
 }
 
+/** One of `options`, as typed, or Ignored naming them. */
+export function parseChoice(text, name, options) {
+  if (!options.includes(text)) throw new Ignored(`${name} must be ${options.slice(0, -1).join(", ")} or ${options.at(-1)}`);
+  return text;
+}
+
+/** Comma-separated ranks 1..length as one flag per rank, rank 1 first (empty text: none flagged). */
+export function parseRankFlags(text, name, length) {
+  const ranks = parseIntegers(text, name, 1, length, `ranks from 1 to ${length}`);
+  return Array.from({ length }, (_, i) => ranks.includes(i + 1));
+}
+
+/** The ranks (1-based) whose flag is set, comma-separated: the URL form of a list of flags. */
+export function flaggedRanks(flags, wanted = true) {
+  return flags.flatMap((flag, i) => (flag === wanted ? [i + 1] : [])).join(",");
+}
+
+/** Exactly `length` comma-separated grades from `min` to `max`, in the order written. */
+export function parseGradeList(text, name, { length, min_grade: min, max_grade: max }) {
+  const what = `exactly ${length} grades from ${min} to ${max}`;
+  const grades = parseIntegers(text, name, min, max, what);
+  if (grades.length !== length) throw new Ignored(`${name} must list ${what}, separated by commas`);
+  return grades;
+}
+
 // Keys the page itself uses: left alone by every figure.
 const PAGE_KEYS = new Set(["present", "theme"]);
 
@@ -266,12 +290,13 @@ const PAGE_KEYS = new Set(["present", "theme"]);
  * Read a figure's state from the URL query. `fields` maps each key to a function
  * (text, state) => new state, which throws Ignored for a bad value; they apply in
  * the order `fields` lists them, whatever the order in the URL. Returns the state
- * with every valid value applied, and a sentence for each ignored one.
+ * with every valid value applied, and a sentence for each ignored one; a query
+ * longer than `maxLength` is ignored whole.
  */
-export function stateFromQuery(search, fields, base) {
+export function stateFromQuery(search, fields, base, maxLength) {
   let state = structuredClone(base);
   const length = search.replace(/^\?/, "").length;
-  if (length > MAX_QUERY_LENGTH) return { state, ignored: [tooLong(length)] };
+  if (length > maxLength) return { state, ignored: [tooLong(length, maxLength)] };
   const ignored = [];
   const params = new URLSearchParams(search);
   for (const key of new Set(params.keys())) {
@@ -317,16 +342,16 @@ export function writeQuery(pairs) {
 }
 
 /** The state a figure page's own URL asks for: its query, or the notice for one the server turned away. */
-function stateFromPage(fields, base) {
+function stateFromPage(fields, base, maxLength) {
   const turnedAway = /^#ignored-query=(\d{1,9})$/.exec(window.location.hash);
-  if (!turnedAway) return stateFromQuery(window.location.search, fields, base);
+  if (!turnedAway) return stateFromQuery(window.location.search, fields, base, maxLength);
   try {
     // The fragment has said what it had to; the address becomes a plain link again.
     window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
   } catch {
     // A sandboxed frame may forbid it; the notice shows all the same.
   }
-  return { state: structuredClone(base), ignored: [tooLong(Number(turnedAway[1]))] };
+  return { state: structuredClone(base), ignored: [tooLong(Number(turnedAway[1]), maxLength)] };
 }
 
 const MAX_NOTICE_LINES = 5;
@@ -376,34 +401,141 @@ export function createPresenterToggle(root) {
   return button;
 }
 
-// -- the frame every figure shares, and its wiring to the model and the URL --
+// -- the figure shell: what every figure has around its own parts --
 
-/** The figure's frame (the size container, and what presenter mode enlarges) and its root grid. */
-export function createFrame(el, className, caption) {
-  const frame = h("div", "fig-frame");
-  const root = h("div", `fig ${className}`);
-  frame.append(root);
-  if (caption) root.append(h("p", "fig-caption", caption));
-  el.append(frame);
-  return { frame, root };
+/** A line that says, for a moment, why a press did nothing. */
+export function createFlash() {
+  const el = h("p", "fig-hint");
+  el.setAttribute("role", "status");
+  let timer = null;
+  return {
+    el,
+    flash(text) {
+      el.textContent = text;
+      clearTimeout(timer);
+      timer = setTimeout(() => (el.textContent = ""), 2500);
+    },
+  };
 }
 
 /**
- * Connect a figure to its model and, on a standalone page, to the URL: `apply(state)`
- * redraws; `fields` and `toQuery` read and write the URL query; ignored values go to
- * `notice`. Returns `commit(next)`.
+ * Mount a figure in `el`: its frame and caption, a header (the query, the figure's controls, its
+ * tools, Reset and, on a page of its own, the presenter toggle), the notice of URL values it
+ * ignored, a live region for screen readers, and the binding of its state to the model (and on
+ * a page of its own, to the URL). `figure` gives what is the figure's own:
+ *   className               the root's class, as "fig-binary"
+ *   queryFields(model)      the URL keys: { key: (text, state) => next state, throwing Ignored }
+ *   toQuery(state, model)   the [key, value] pairs the URL shows for a state
+ *   reset                   optional { label, title, to(state) }; by default Reset returns to model.default
+ *   build(shell)            builds the figure's parts and returns update(state), which redraws them,
+ *                           or { update, onReset } when Reset must also stop something
+ * `build` receives the shell: { model, limits, frame, root, head, notice, controls(...nodes),
+ * tools(...nodes), state(), commit(next), say(text) }; the figure places `head` and `notice`.
  */
-export function connectFigure(model, { apply, fields, toQuery, notice }) {
-  const commit = bindState(model, (next) => {
-    apply(next);
-    if (model.standalone) writeQuery(toQuery(next));
+export function mountFigure({ model, el }, figure) {
+  const frame = h("div", "fig-frame");
+  const root = h("div", `fig ${figure.className}`);
+  frame.append(root);
+  if (model.caption) root.append(h("p", "fig-caption", model.caption));
+  el.append(frame);
+
+  const head = h("div", "fig-head");
+  if (model.query) {
+    const query = h("p", "fig-query");
+    query.append("Query: ", h("q", "", model.query));
+    head.append(query);
+  }
+  const tools = h("div", "fig-tools");
+  const { label = "Reset", title = "Back to the starting example", to = () => structuredClone(model.default) } =
+    figure.reset ?? {};
+  const reset = h("button", "fig-button fig-reset", label);
+  reset.type = "button";
+  reset.title = title;
+  tools.append(reset);
+  if (model.standalone) tools.append(createPresenterToggle(frame));
+  head.append(tools);
+  const notice = createQueryNotice();
+  const announcer = createAnnouncer();
+
+  let state;
+  let commit = null;
+  const shell = {
+    model,
+    limits: model.limits,
+    frame,
+    root,
+    head,
+    notice: notice.el,
+    controls: (...nodes) => tools.before(...nodes),
+    tools: (...nodes) => reset.before(...nodes),
+    state: () => state,
+    commit: (next) => commit(next),
+    say: (text) => announcer.say(text),
+  };
+  const built = figure.build(shell);
+  const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
+  root.append(announcer.el);
+
+  commit = bindState(model, (next) => {
+    state = next;
+    update(next);
+    if (model.standalone) writeQuery(figure.toQuery(next, model));
   });
   if (model.standalone) {
-    const { state, ignored } = stateFromPage(fields, model.state);
-    notice.show(ignored);
-    if (JSON.stringify(state) !== JSON.stringify(model.state)) commit(state);
+    const asked = stateFromPage(figure.queryFields(model), model.state, model.max_query_length);
+    notice.show(asked.ignored);
+    if (JSON.stringify(asked.state) !== JSON.stringify(model.state)) commit(asked.state);
   }
-  return commit;
+  reset.addEventListener("click", () => {
+    onReset();
+    commit(to(state));
+  });
+  return shell;
+}
+
+/**
+ * A measure's card: its name, its formula with the numbers filled in, and with `note`, a line
+ * under it; `blind` adds what the measure is blind to. `metric` names it for the page
+ * (data-metric). Returns { el, formula, note }.
+ */
+export function createCard(name, { metric = null, className = "", note = true, blind = null } = {}) {
+  const el = h("section", `metric ${className}`.trim());
+  if (metric) el.dataset.metric = metric;
+  const parts = { el, formula: h("p", "metric-formula"), note: note ? h("p", "metric-note") : null };
+  el.append(h("h3", "metric-name", name), parts.formula);
+  if (parts.note) el.append(parts.note);
+  if (blind) el.append(h("p", "metric-blind", blind));
+  return parts;
+}
+
+/**
+ * A count the reader steps with − and + buttons: `label` is its visible label (text or a node),
+ * `names` the accessible names { less, more, value }, `onStep(by)` runs with -1 or +1.
+ * Returns { el, set(value, { canLess, canMore }) }.
+ */
+export function createStepper(label, names, onStep) {
+  const el = h("div", "stepper");
+  const labelEl = h("span", "stepper-label");
+  labelEl.append(label);
+  const less = h("button", "fig-button", "−");
+  const more = h("button", "fig-button", "+");
+  less.type = more.type = "button";
+  less.setAttribute("aria-label", names.less);
+  more.setAttribute("aria-label", names.more);
+  const value = h("output", "stepper-value");
+  if (names.value) value.setAttribute("aria-label", names.value);
+  el.append(labelEl, less, value, more);
+  less.addEventListener("click", () => onStep(-1));
+  more.addEventListener("click", () => onStep(1));
+  return {
+    el,
+    set(count, { canLess, canMore }) {
+      setText(value, String(count));
+      // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
+      setAttr(less, "aria-disabled", String(!canLess));
+      setAttr(more, "aria-disabled", String(!canMore));
+    },
+  };
 }
 
 /**
@@ -446,20 +578,48 @@ export function createGradeSelect(maxGrade, label, onChange) {
   return select;
 }
 
+// -- graded lists: figure 2, the conventions figure, the unjudged figure --
+
+/** What each grade means, 0 first, for a screen reader. */
+export const GRADE_WORDS = ["not relevant", "somewhat relevant", "relevant", "highly relevant"];
+
+/** A grade drawn as filled and empty dots, then its number: "●●○ 2" on a 0-to-3 scale. */
+export function gradeMark(grade, maxGrade) {
+  return `${"●".repeat(grade)}${"○".repeat(maxGrade - grade)} ${grade}`;
+}
+
+/** The grades of a state { grades (by document), order (documents by rank) } in rank order. */
+export function rankedGrades(state) {
+  return state.order.map((doc) => state.grades[doc]);
+}
+
+/** "g/d + g/d + ... = total": the DCG of the top `depth` grades written out, each gain over log2(rank + 1). */
+export function dcgSum(grades, depth, gain) {
+  const shown = grades.slice(0, depth).map((g, i) => `${gainValue(g, gain)}/${formatNumber(1 / discount(i + 1))}`);
+  return `${shown.join(" + ")} = ${formatNumber(dcgAtK(grades, depth, gain))}`;
+}
+
+/** The running sums of a list of numbers. */
+export function cumulative(terms) {
+  let sum = 0;
+  return terms.map((t) => (sum += t));
+}
+
 /**
  * A ranked list of graded results that the reader reorders and regrades (figure 2 and the
- * conventions figure), over state { grades (by document), order (documents by rank), k }.
- * Pressing a result moves it up one rank, the focus following it; its menu sets its grade;
- * the marker sets k. `columns` are the [className, heading] pairs of the header row (which
- * screen readers skip: each row says it all); `cells(rank)` gives the spans a row shows
- * after its rank, title and grade. `getState()` is the figure's current state, `commit`
- * takes the next one, and `flash` says why a press did nothing.
- * Returns { header, list (as createRankedList's), gradeSelects }.
+ * conventions figure), in the figure's shell, over state { grades (by document), order
+ * (documents by rank), k }. Pressing a result moves it up one rank, the focus following it;
+ * its menu sets its grade; the marker sets k. `titles` are the documents' titles; `columns`
+ * are the [className, heading] pairs of the header row (which screen readers skip: each row
+ * says it all); `cells(rank)` gives the spans a row shows after its rank, title and grade.
+ * Returns { header, list (as createRankedList's), flash, draw(state, extra) }.
  */
-export function createGradedList({ count, label, maxGrade, headerClass, columns, cells = () => [], getState, commit, flash }) {
+export function createGradedList(shell, { titles, label, headerClass, columns, cells = () => [] }) {
+  const { length: count, max_grade: maxGrade } = shell.limits.grades;
   const header = h("div", headerClass);
   header.setAttribute("aria-hidden", "true");
   for (const [cls, text] of columns) header.append(h("span", cls, text));
+  const hint = createFlash();
   const gradeSelects = [];
   const list = createRankedList({
     count,
@@ -467,17 +627,17 @@ export function createGradedList({ count, label, maxGrade, headerClass, columns,
     buildRow(row, button, rank) {
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title"), h("span", "grade"), ...cells(rank));
       const select = createGradeSelect(maxGrade, `Grade of the result at rank ${rank}`, (grade) => {
-        const state = getState();
+        const state = shell.state();
         const grades = state.grades.slice();
         grades[state.order[rank - 1]] = grade;
-        commit({ ...state, grades });
+        shell.commit({ ...state, grades });
       });
       row.append(select);
       gradeSelects.push(select);
     },
     onActivate(rank) {
       if (rank === 1) {
-        flash("Rank 1 is already at the top.");
+        hint.flash("Rank 1 is already at the top.");
         return;
       }
       // Focus follows the moved result, at once, so that the next key press moves it again; only
@@ -485,15 +645,46 @@ export function createGradedList({ count, label, maxGrade, headerClass, columns,
       // moves no focus, and spares the browser the style work that focus asks for.
       const pressed = list.buttons[rank - 1];
       const hadFocus = pressed.getRootNode().activeElement === pressed;
-      const state = getState();
-      commit({ ...state, order: promoted(state.order, rank) });
+      const state = shell.state();
+      shell.commit({ ...state, order: promoted(state.order, rank) });
       if (hadFocus) list.buttons[rank - 2].focus({ preventScroll: true });
     },
     onCutoff(k) {
-      commit({ ...getState(), k });
+      shell.commit({ ...shell.state(), k });
     },
   });
-  return { header, list, gradeSelects };
+
+  const drawn = []; // what each row shows, as last drawn
+  return {
+    header,
+    list,
+    flash: hint.flash,
+    hint: hint.el,
+    /**
+     * Draw the rows of `state` and place k. `extra(i, grade)` gives what the figure adds to the
+     * row at rank i + 1: { key, label, draw(button) }. A row is redrawn only when its document,
+     * grade or `key` changed (a promote swaps two rows; the others stay as drawn).
+     */
+    draw(state, extra = () => ({})) {
+      list.update(state.k);
+      state.order.forEach((doc, i) => {
+        const grade = state.grades[doc];
+        const more = extra(i, grade);
+        const key = `${doc} ${grade} ${more.key ?? ""}`;
+        if (drawn[i] === key) return;
+        drawn[i] = key;
+        const button = list.buttons[i];
+        list.rows[i].dataset.grade = String(grade);
+        setText(button.querySelector(".rl-title"), titles[doc]);
+        setText(button.querySelector(".grade"), gradeMark(grade, maxGrade));
+        const said = [`Rank ${i + 1}: ${titles[doc]}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}.`, more.label];
+        said.push(i ? "Press to move up." : "At the top.");
+        setAttr(button, "aria-label", said.filter(Boolean).join(" "));
+        if (gradeSelects[i].value !== String(grade)) gradeSelects[i].value = String(grade);
+        more.draw?.(button);
+      });
+    },
+  };
 }
 
 /** The order after moving the result at `rank` (1-based, > 1) up one place. */
@@ -508,21 +699,18 @@ export function promoted(order, rank) {
  * numbered from 1, each once) and `grades` (in rank order, as a reader writes them).
  * Documents move with their grades; `grades`, applied after `order`, sets each rank's grade.
  */
-export function gradedListFields(count, maxGrade) {
-  const exactly = (list, name, what) => {
-    if (list.length !== count) throw new Ignored(`${name} must list ${what}, separated by commas`);
-    return list;
-  };
+export function gradedListFields(limits) {
+  const count = limits.order.length;
   return {
     order(text, state) {
       const what = `documents 1 to ${count}, each once`;
-      const docs = exactly(parseIntegers(text, "order", 1, count, what), "order", what);
+      const docs = parseIntegers(text, "order", 1, count, what);
+      if (docs.length !== count) throw new Ignored(`order must list ${what}, separated by commas`);
       if (new Set(docs).size !== count) throw new Ignored(`order must list ${what}`);
       return { ...state, order: docs.map((d) => d - 1) };
     },
     grades(text, state) {
-      const what = `exactly ${count} grades from 0 to ${maxGrade}`;
-      const ranked = exactly(parseIntegers(text, "grades", 0, maxGrade, what), "grades", what);
+      const ranked = parseGradeList(text, "grades", limits.grades);
       const grades = state.grades.slice();
       state.order.forEach((doc, i) => (grades[doc] = ranked[i]));
       return { ...state, grades };
@@ -532,7 +720,7 @@ export function gradedListFields(count, maxGrade) {
 
 /** The `grades` and `order` query pairs of a graded list (order only once documents moved). */
 export function gradedListQuery(state) {
-  const pairs = [["grades", state.order.map((doc) => state.grades[doc]).join(",")]];
+  const pairs = [["grades", rankedGrades(state).join(",")]];
   if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
   return pairs;
 }

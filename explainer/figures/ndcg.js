@@ -3,50 +3,39 @@
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
 import {
-  connectFigure,
-  createAnnouncer,
-  createFrame,
+  createCard,
   createGradedList,
-  createPresenterToggle,
-  createQueryNotice,
   createRadioGroup,
+  cumulative,
+  dcgSum,
   gradedListFields,
   gradedListQuery,
+  gradeMark,
   h,
-  Ignored,
+  mountFigure,
+  parseChoice,
   parseInteger,
   promoted,
-  setAttr,
+  rankedGrades,
   setText,
 } from "explainer/kit";
 
-const MAX_GRADE = 3;
 const STEP_MS = 900;
-const GRADE_WORDS = ["not relevant", "somewhat relevant", "relevant", "highly relevant"];
-
 const f = (x) => formatNumber(x);
-
-/** The grades in rank order. */
-export function rankedGrades(state) {
-  return state.order.map((doc) => state.grades[doc]);
-}
 
 /**
  * The URL keys of this figure's state: grades=1,3,0,2,0,3,1,2&k=8&gain=linear, and
  * order=2,1,3,... (documents by rank, numbered from 1) once results have moved.
  */
-export function queryFields(count) {
+export function queryFields({ limits }) {
   return {
-    ...gradedListFields(count, MAX_GRADE),
-    k: (text, state) => ({ ...state, k: parseInteger(text, "k", 1, count) }),
-    gain(text, state) {
-      if (text !== "exponential" && text !== "linear") throw new Ignored("gain must be exponential or linear");
-      return { ...state, gain: text };
-    },
+    ...gradedListFields(limits),
+    k: (text, state) => ({ ...state, k: parseInteger(text, "k", limits.k.min, limits.k.max) }),
+    gain: (text, state) => ({ ...state, gain: parseChoice(text, "gain", limits.gain.options) }),
   };
 }
 
-function toQuery(state) {
+export function toQuery(state) {
   return [...gradedListQuery(state), ["k", String(state.k)], ["gain", state.gain]];
 }
 
@@ -61,12 +50,6 @@ export function swapsToIdeal(grades) {
   let count = 0;
   for (let i = 0; i < grades.length; i++) for (let j = i + 1; j < grades.length; j++) if (grades[i] < grades[j]) count++;
   return count;
-}
-
-/** "g/d + g/d + ... = total": a DCG written out, gains over log2(rank + 1). */
-function dcgSum(grades, k, gain) {
-  const shown = grades.slice(0, k).map((g, i) => `${gainValue(g, gain)}/${f(1 / discount(i + 1))}`);
-  return `${shown.join(" + ")} = ${f(dcgAtK(grades, k, gain))}`;
 }
 
 /** The numbers the figure shows for a state, each computed by the metrics module. */
@@ -90,24 +73,48 @@ export function readout(state) {
   };
 }
 
-function cumulative(terms) {
-  let sum = 0;
-  return terms.map((t) => (sum += t));
+export function render(view) {
+  mountFigure(view, { className: "fig-ndcg", queryFields, toQuery, build });
 }
 
-export function render({ model, el }) {
-  let state;
+/** The ideal order beside the list: each rank's grade, discounted gain and running ideal DCG. */
+function createIdealTable(count, maxGrade) {
+  const box = h("section", "metric ideal");
+  box.append(h("h3", "metric-name", "Ideal order: the same grades, best first"));
+  const table = h("table", "ideal-table");
+  const headRow = h("tr");
+  for (const text of ["#", "Grade", "Discounted gain", "Ideal DCG"]) headRow.append(h("th", "", text));
+  const thead = h("thead");
+  thead.append(headRow);
+  const body = h("tbody");
+  const rows = Array.from({ length: count }, (_, i) => {
+    const tr = h("tr");
+    const cells = [h("td", "num", String(i + 1)), h("td", "grade"), h("td", "num"), h("td", "num")];
+    tr.append(...cells);
+    body.append(tr);
+    return { tr, cells };
+  });
+  table.append(thead, body);
+  box.append(table);
+  return {
+    el: box,
+    update(ideal, terms, k) {
+      const sums = cumulative(terms);
+      rows.forEach(({ tr, cells }, i) => {
+        setText(cells[1], gradeMark(ideal[i], maxGrade));
+        setText(cells[2], f(terms[i]));
+        setText(cells[3], f(sums[i]));
+        tr.classList.toggle("below", i >= k);
+      });
+    },
+  };
+}
+
+function build(shell) {
+  const { model, limits } = shell;
+  const count = limits.order.length;
   let current = null;
-  const titles = model.titles;
-  const count = titles.length;
 
-  const { frame, root } = createFrame(el, "fig-ndcg", model.caption);
-  const queryNotice = createQueryNotice();
-
-  // -- controls: query, gain switch, animation --
-  const head = h("div", "fig-head");
-  const query = h("p", "fig-query");
-  query.append("Query: ", h("q", "", "cracked bracket"));
   const gainSwitch = createRadioGroup(
     "Gain",
     "gain",
@@ -115,27 +122,13 @@ export function render({ model, el }) {
       ["exponential", "exponential (2^g − 1)"],
       ["linear", "linear (g)"],
     ],
-    (gain) => commit({ ...state, gain }, { keepTour: true }),
+    (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
   );
-  head.append(query, gainSwitch.el);
+  shell.controls(gainSwitch.el);
 
-  const player = h("div", "player");
-  const play = h("button", "fig-button", "▶ Play");
-  const step = h("button", "fig-button", "Step");
-  const reset = h("button", "fig-button", "Reset");
-  for (const b of [play, step, reset]) b.type = "button";
-  play.setAttribute("aria-label", "Play the animation");
-  step.setAttribute("aria-label", "One step of the animation");
-  reset.title = "Back to the starting list";
-  const status = h("p", "player-status");
-  player.append(play, step, reset, status);
-  if (model.standalone) player.append(createPresenterToggle(frame));
-
-  // -- the list --
-  const { header, list, gradeSelects } = createGradedList({
-    count,
-    label: "Graded results for the query cracked bracket",
-    maxGrade: MAX_GRADE,
+  const graded = createGradedList(shell, {
+    titles: model.titles,
+    label: `Graded results for the query ${model.query}`,
     headerClass: "ndcg-header",
     columns: [
       ["rl-rank", "#"],
@@ -151,17 +144,11 @@ export function render({ model, el }) {
       dg.append(h("span", "bar"), h("span", "num dg-value"));
       return [h("span", "num gain-col"), h("span", "num disc-col", f(discount(rank))), dg, h("span", "num cum")];
     },
-    getState: () => state,
-    commit: (next) => commit(next),
-    flash: (text) => flash(text),
   });
-  const hint = h("p", "fig-hint");
-  hint.setAttribute("role", "status");
-
+  const tour = createTour(shell, graded.list, () => current, (next) => commit(next, { keepTour: true }));
   const left = h("div", "fig-list");
-  left.append(head, queryNotice.el, player, header, list.el, hint);
+  left.append(shell.head, shell.notice, tour.el, graded.header, graded.list.el, graded.hint);
 
-  // -- the readout and the ideal order --
   const panel = h("div", "metrics");
   const formulas = {};
   for (const [key, name] of [
@@ -169,174 +156,123 @@ export function render({ model, el }) {
     ["dcgText", "DCG@k"],
     ["idcgText", "Ideal DCG@k"],
   ]) {
-    const box = h("section", `metric metric-${key}`);
-    const formula = h("p", "metric-formula");
-    box.append(h("h3", "metric-name", name), formula);
-    formulas[key] = formula;
-    panel.append(box);
+    const card = createCard(name, { className: `metric-${key}`, note: false });
+    formulas[key] = card.formula;
+    panel.append(card.el);
   }
-  const idealBox = h("section", "metric ideal");
-  idealBox.append(h("h3", "metric-name", "Ideal order: the same grades, best first"));
-  const idealTable = h("table", "ideal-table");
-  const idealHead = h("tr");
-  for (const text of ["#", "Grade", "Discounted gain", "Ideal DCG"]) idealHead.append(h("th", "", text));
-  const idealBody = h("tbody");
-  const idealRows = [];
-  for (let rank = 1; rank <= count; rank++) {
-    const tr = h("tr");
-    const cells = [h("td", "num", String(rank)), h("td", "grade"), h("td", "num"), h("td", "num")];
-    tr.append(...cells);
-    idealRows.push({ tr, cells });
-    idealBody.append(tr);
-  }
-  const thead = h("thead");
-  thead.append(idealHead);
-  idealTable.append(thead, idealBody);
-  idealBox.append(idealTable);
-  panel.append(idealBox);
+  const idealTable = createIdealTable(count, limits.grades.max_grade);
+  panel.append(idealTable.el);
+  shell.root.append(left, panel);
 
-  const announcer = createAnnouncer();
-  root.append(left, panel, announcer.el);
-
-  // -- drawing --
-  function gradeMark(grade) {
-    return `${"●".repeat(grade)}${"○".repeat(MAX_GRADE - grade)} ${grade}`;
+  function commit(next, { keepTour = false } = {}) {
+    if (!keepTour) tour.end();
+    shell.commit(next);
   }
 
-  const drawn = []; // each row's values as last drawn
-  function update() {
+  function update(state) {
     current = readout(state);
-    const { ranked, ideal } = current;
-    const terms = dcgTerms(ranked, count, state.gain);
+    const terms = dcgTerms(current.ranked, count, state.gain);
     const sums = cumulative(terms);
-    const idealTerms = dcgTerms(ideal, count, state.gain);
-    const idealSums = cumulative(idealTerms);
+    const idealTerms = dcgTerms(current.ideal, count, state.gain);
     const top = Math.max(...idealTerms, ...terms, 1e-9);
-    list.update(state.k);
-    ranked.forEach((grade, i) => {
-      const doc = state.order[i];
-      // A promote swaps two rows: the others show the same values and are left as drawn.
-      const values = `${doc} ${grade} ${state.gain} ${terms[i]} ${sums[i]} ${top}`;
-      if (drawn[i] === values) return;
-      drawn[i] = values;
-      const row = list.rows[i];
-      const b = list.buttons[i];
-      if (row.dataset.grade !== String(grade)) row.dataset.grade = String(grade);
-      setText(b.querySelector(".rl-title"), titles[doc]);
-      setText(b.querySelector(".grade"), gradeMark(grade));
-      setText(b.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
-      setText(b.querySelector(".dg-value"), f(terms[i]));
-      const bar = b.querySelector(".bar").style;
-      const width = `${(100 * terms[i]) / top}%`;
-      if (bar.width !== width) bar.width = width;
-      setText(b.querySelector(".cum"), f(sums[i]));
-      setAttr(
-        b,
-        "aria-label",
-        `Rank ${i + 1}: ${titles[doc]}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}. ` +
-          `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}. ${i ? "Press to move up." : "At the top."}`,
-      );
-      if (gradeSelects[i].value !== String(grade)) gradeSelects[i].value = String(grade);
-    });
-    idealRows.forEach(({ tr, cells }, i) => {
-      setText(cells[1], gradeMark(ideal[i]));
-      setText(cells[2], f(idealTerms[i]));
-      setText(cells[3], f(idealSums[i]));
-      tr.classList.toggle("below", i >= state.k);
-    });
+    graded.draw(state, (i, grade) => ({
+      key: `${state.gain} ${terms[i]} ${sums[i]} ${top}`,
+      label: `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}.`,
+      draw(button) {
+        setText(button.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
+        setText(button.querySelector(".dg-value"), f(terms[i]));
+        button.querySelector(".bar").style.width = `${(100 * terms[i]) / top}%`;
+        setText(button.querySelector(".cum"), f(sums[i]));
+      },
+    }));
+    idealTable.update(current.ideal, idealTerms, state.k);
     for (const [key, node] of Object.entries(formulas)) setText(node, current[key]);
     gainSwitch.set(state.gain);
-    announcer.say(current.announcement);
+    tour.describe();
+    shell.say(current.announcement);
   }
+  return { update, onReset: () => tour.end() };
+}
 
-  let hintTimer = null;
-  function flash(text) {
-    hint.textContent = text;
-    clearTimeout(hintTimer);
-    hintTimer = setTimeout(() => (hint.textContent = ""), 2500);
-  }
-
-  // -- the animation: add ranks one at a time, then swap better results up until ideal --
+/**
+ * The animation: add ranks one at a time, then swap better results up until the order is ideal.
+ * Play runs a step every STEP_MS; Step runs one. `readout()` is the figure's current numbers;
+ * `commit(next)` applies a step without ending the tour.
+ */
+function createTour(shell, list, readout, commit) {
+  const count = shell.limits.order.length;
+  const el = h("div", "player");
+  const play = h("button", "fig-button", "▶ Play");
+  const step = h("button", "fig-button", "Step");
+  for (const b of [play, step]) b.type = "button";
+  play.setAttribute("aria-label", "Play the animation");
+  step.setAttribute("aria-label", "One step of the animation");
+  const status = h("p", "player-status");
+  el.append(play, step, status);
   let tour = null; // { swaps, done } while a tour runs
   let timer = null;
 
-  function describeTour() {
-    if (!tour) return "";
-    if (state.k < count) return `Adding rank ${state.k} of ${count}: DCG@${state.k} = ${f(current.dcg)}`;
-    if (tour.done === 0) return `All ${count} ranks added. NDCG@${count} = ${f(current.ndcg)}`;
-    return `Swap ${tour.done} of ${tour.swaps}: NDCG@${state.k} = ${f(current.ndcg)}`;
-  }
-
   function advance() {
+    const state = shell.state();
     if (!tour) {
       tour = { swaps: swapsToIdeal(rankedGrades(state)), done: 0 };
-      commit({ ...state, k: 1 }, { keepTour: true });
+      commit({ ...state, k: 1 });
       return true;
     }
     if (state.k < count) {
-      commit({ ...state, k: state.k + 1 }, { keepTour: true });
+      commit({ ...state, k: state.k + 1 });
       return true;
     }
     const i = firstInversion(rankedGrades(state));
     if (i < 0) {
       const swaps = tour.swaps;
-      endTour();
-      status.textContent = `Ideal order after ${swaps} swap${swaps === 1 ? "" : "s"}: NDCG@${state.k} = ${f(current.ndcg)}`;
+      end();
+      status.textContent = `Ideal order after ${swaps} swap${swaps === 1 ? "" : "s"}: NDCG@${state.k} = ${f(readout().ndcg)}`;
       return false;
     }
     tour.done += 1;
-    commit({ ...state, order: promoted(state.order, i + 2) }, { keepTour: true });
+    commit({ ...state, order: promoted(state.order, i + 2) });
     list.rows[i].classList.add("just-moved");
     setTimeout(() => list.rows[i].classList.remove("just-moved"), STEP_MS * 0.8);
     return true;
   }
 
-  function stopTimer() {
+  function stop() {
     clearInterval(timer);
     timer = null;
     play.textContent = "▶ Play";
     play.setAttribute("aria-label", "Play the animation");
   }
 
-  function endTour() {
-    stopTimer();
+  function end() {
+    stop();
     tour = null;
     status.textContent = "";
   }
 
   play.addEventListener("click", () => {
-    if (timer) {
-      stopTimer();
-      return;
-    }
+    if (timer) return stop();
     if (!advance()) return;
     play.textContent = "❚❚ Pause";
     play.setAttribute("aria-label", "Pause the animation");
-    timer = setInterval(() => {
-      if (!advance()) stopTimer();
-    }, STEP_MS);
+    timer = setInterval(() => advance() || stop(), STEP_MS);
   });
   step.addEventListener("click", () => {
-    stopTimer();
+    stop();
     advance();
   });
-  reset.addEventListener("click", () => {
-    endTour();
-    commit(structuredClone(model.default));
-  });
 
-  const send = connectFigure(model, {
-    apply(next) {
-      state = next;
-      update();
-      status.textContent = tour ? describeTour() : status.textContent;
+  return {
+    el,
+    end,
+    /** Say where the tour is, after each of its steps. */
+    describe() {
+      if (!tour) return;
+      const { k } = shell.state();
+      const now = readout();
+      if (k < count) status.textContent = `Adding rank ${k} of ${count}: DCG@${k} = ${f(now.dcg)}`;
+      else if (tour.done === 0) status.textContent = `All ${count} ranks added. NDCG@${count} = ${f(now.ndcg)}`;
+      else status.textContent = `Swap ${tour.done} of ${tour.swaps}: NDCG@${k} = ${f(now.ndcg)}`;
     },
-    fields: queryFields(count),
-    toQuery,
-    notice: queryNotice,
-  });
-  function commit(next, { keepTour = false } = {}) {
-    if (!keepTour && tour) endTour();
-    send(next);
-  }
+  };
 }

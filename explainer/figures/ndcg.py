@@ -5,7 +5,9 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.binary import QUERY
+from explainer.figures.params import Count, Grades, Permutation
 
 MAX_GRADE = 3
 
@@ -13,8 +15,6 @@ MAX_GRADE = 3
 ARTICLE_GRADES = (1, 3, 0, 2, 0, 3, 1, 2)
 ARTICLE_K = 8
 ARTICLE_GAIN = "exponential"
-
-QUERY = "cracked bracket"
 
 # One title per document, in the article's order; a document keeps its title when it moves.
 TITLES = (
@@ -31,44 +31,23 @@ TITLES = (
 RESULT_COUNT = len(ARTICLE_GRADES)
 
 
-class Grades(param.List):
-    """A list of grades 0..MAX_GRADE, one per document."""
+class GradedListState(FigureState):
+    """A graded list the reader reorders and regrades: figure 2's eight results, shared by the conventions figure."""
 
-    def _validate(self, val):
-        super()._validate(val)
-        for doc, grade in enumerate(val or []):
-            if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= MAX_GRADE:
-                raise ValueError(f"{self.name}[{doc}] must be a grade from 0 to {MAX_GRADE}, got {grade!r}")
-
-
-class Permutation(param.List):
-    """An order of documents: each of 0..n-1 exactly once, rank 1 first."""
-
-    def _validate(self, val):
-        super()._validate(val)
-        if val is not None and sorted(val) != list(range(len(val))):
-            raise ValueError(f"{self.name} must hold each document 0..{len(val) - 1} once, got {val!r}")
-
-
-class NdcgState(FigureState):
-    """What the reader of figure 2 changes: each document's grade, their order, the cutoff and the gain."""
-
-    fields = ("grades", "order", "k", "gain")
+    fields = ("grades", "order", "k")
 
     grades = Grades(
         default=list(ARTICLE_GRADES),
-        item_type=int,
+        highest=MAX_GRADE,
         bounds=(RESULT_COUNT, RESULT_COUNT),
         doc="Each document's grade, 0 to 3, by document (not by rank).",
     )
     order = Permutation(
         default=list(range(RESULT_COUNT)),
-        item_type=int,
-        bounds=(RESULT_COUNT, RESULT_COUNT),
+        length=RESULT_COUNT,
         doc="The documents in rank order: order[0] is at rank 1.",
     )
     k = Count(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
-    gain = param.Selector(default=ARTICLE_GAIN, objects=list(metrics.GAINS), doc="How a grade becomes a gain.")
 
     @property
     def ranked_grades(self) -> list[int]:
@@ -77,21 +56,31 @@ class NdcgState(FigureState):
 
     def promote(self, rank: int) -> None:
         """Move the result at ``rank`` (1-based) up one place; rank 1 stays where it is."""
-        if not 1 <= rank <= RESULT_COUNT:
-            raise ValueError(f"rank must be between 1 and {RESULT_COUNT}, got {rank!r}")
-        if rank == 1:
-            return
-        order = list(self.order)
-        order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
-        self.order = order
+        self._check_rank(rank)
+        if rank > 1:
+            order = list(self.order)
+            order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
+            self.order = order
 
     def set_grade(self, rank: int, grade: int) -> None:
         """Give the result at ``rank`` (1-based) a new grade."""
-        if not 1 <= rank <= RESULT_COUNT:
-            raise ValueError(f"rank must be between 1 and {RESULT_COUNT}, got {rank!r}")
+        self._check_rank(rank)
         grades = list(self.grades)
         grades[self.order[rank - 1]] = grade
         self.grades = grades
+
+    def _check_rank(self, rank: int) -> None:
+        count = len(self.order)
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= count:
+            raise ValueError(f"rank must be a whole number from 1 to {count}, got {rank!r}")
+
+
+class NdcgState(GradedListState):
+    """What the reader of figure 2 changes: each document's grade, their order, the cutoff and the gain."""
+
+    fields = (*GradedListState.fields, "gain")
+
+    gain = param.Selector(default=ARTICLE_GAIN, objects=list(metrics.GAINS), doc="How a grade becomes a gain.")
 
     @property
     def values(self) -> dict[str, float]:
@@ -108,6 +97,7 @@ class NdcgView(FigureView):
     """Figure 2 in the browser."""
 
     titles = param.List(default=list(TITLES), item_type=str, doc="The document titles, by document.")
+    query = param.String(default=QUERY)
 
     _esm = module_source(HERE / "ndcg.js")
 
@@ -117,3 +107,46 @@ class NdcgFigure(Figure):
 
     state_class = NdcgState
     view_class = NdcgView
+
+
+def story_numbers() -> dict[str, str]:
+    """The numbers the story quotes about figure 2, from its default state."""
+    f = metrics.format_number
+    state = NdcgState()
+    ranked = state.ranked_grades
+    values = state.values
+    swaps = sum(1 for i in range(len(ranked)) for j in range(i + 1, len(ranked)) if ranked[i] < ranked[j])
+    return {
+        "discount_2": f(metrics.discount(2)),
+        "discount_3": f(metrics.discount(3)),
+        "ndcg_grades": ", ".join(map(str, ranked)),
+        "ndcg_k": str(state.k),
+        "ndcg_dcg": f(values["dcg"]),
+        "ndcg_ideal": ", ".join(map(str, metrics.ideal_grades(ranked))),
+        "ndcg_idcg": f(values["ideal_dcg"]),
+        "ndcg_value": f(values["ndcg"]),
+        "ndcg_at_3": f(metrics.ndcg_at_k(ranked, 3, state.gain)),
+        "ndcg_linear": f(metrics.ndcg_at_k(ranked, state.k, "linear")),
+        "ndcg_swaps": str(swaps),
+    }
+
+
+PAGE = FigurePage(
+    name="ndcg",
+    title="NDCG: graded relevance and position",
+    caption="Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order.",
+    figure=NdcgFigure,
+    shows="figure 2: eight graded results, DCG, ideal DCG and NDCG@k, and the swap animation",
+    url_keys=(
+        UrlKey("grades", "{grades[length]} grades {grades[min_grade]} to {grades[max_grade]} in rank order"),
+        UrlKey("k", "{k[min]} to {k[max]}"),
+        UrlKey("gain"),
+        UrlKey(
+            "order",
+            "which of the {order[length]} documents sits at each rank, numbered 1 to {order[length]}"
+            " (written once results have moved)",
+        ),
+    ),
+    example="grades=1,3,0,2,0,3,1,2&k=8&gain=linear",
+    story_numbers=story_numbers,
+)

@@ -3,19 +3,8 @@
 // or MAP) and the median are lines across the bars; the lowest queries are called out.
 // State: { a: [[relevant ranks] per query], b: same for a second system or [], measure: "rr" | "ap" }.
 import { averagePrecision, formatNumber, meanAveragePrecision, meanReciprocalRank, median, reciprocalRank } from "explainer/metrics";
-import {
-  connectFigure,
-  createAnnouncer,
-  createFrame,
-  createPresenterToggle,
-  createQueryNotice,
-  createRadioGroup,
-  h,
-  Ignored,
-  parseIntegers,
-} from "explainer/kit";
+import { createRadioGroup, h, Ignored, mountFigure, parseChoice, parseIntegers, setAttr, setText } from "explainer/kit";
 
-const MAX_QUERIES = 8;
 const SYSTEMS = ["a", "b"];
 const NAMES = { a: "System A", b: "System B" };
 const f = (x) => formatNumber(x);
@@ -60,29 +49,28 @@ export function systemReadout(runs, measure, depth) {
 }
 
 /** The URL keys: a=1|3|10 (each query's relevant ranks, queries split by |), b=..., measure=rr|ap. */
-export function queryFields(depth) {
-  const runs = (name, min) => (text) => {
+export function queryFields({ limits }) {
+  const runs = (name) => (text, state) => {
+    const { min_queries: fewest, max_queries: most, max_rank: deepest } = limits[name];
     const queries = text === "" ? [] : text.split("|");
-    if (queries.length < min || queries.length > MAX_QUERIES) {
-      throw new Ignored(`${name} must list ${min} to ${MAX_QUERIES} queries, split by |`);
+    if (queries.length < fewest || queries.length > most) {
+      throw new Ignored(`${name} must list ${fewest} to ${most} queries, split by |`);
     }
-    return queries.map((q) => {
-      const ranks = parseIntegers(q, name, 1, depth, `ranks from 1 to ${depth} for each query`);
+    const ranks = queries.map((q) => {
+      const ranks = parseIntegers(q, name, 1, deepest, `ranks from 1 to ${deepest} for each query`);
       if (new Set(ranks).size !== ranks.length) throw new Ignored(`${name} lists a rank twice in one query`);
       return ranks;
     });
+    return { ...state, [name]: ranks };
   };
   return {
-    a: (text, state) => ({ ...state, a: runs("a", 1)(text) }),
-    b: (text, state) => ({ ...state, b: runs("b", 0)(text) }),
-    measure(text, state) {
-      if (text !== "rr" && text !== "ap") throw new Ignored("measure must be rr or ap");
-      return { ...state, measure: text };
-    },
+    a: runs("a"),
+    b: runs("b"),
+    measure: (text, state) => ({ ...state, measure: parseChoice(text, "measure", limits.measure.options) }),
   };
 }
 
-function toQuery(state) {
+export function toQuery(state) {
   const runs = (queries) => queries.map((ranks) => ranks.join(",")).join("|");
   return [
     ["a", runs(state.a)],
@@ -91,29 +79,178 @@ function toQuery(state) {
   ];
 }
 
-export function render({ model, el }) {
-  const depth = model.depth;
-  let state;
+export function render(view) {
+  mountFigure(view, { className: "fig-queries", queryFields, toQuery, build });
+}
 
-  const { frame, root } = createFrame(el, "fig-queries", model.caption);
+/** The state after marking `rank` relevant, or not, in query `q` of `system`. */
+function toggled(state, system, q, rank) {
+  const runs = structuredClone(state[system]);
+  const ranks = runs[q];
+  runs[q] = ranks.includes(rank) ? ranks.filter((r) => r !== rank) : [...ranks, rank].sort((x, y) => x - y);
+  return { ...state, [system]: runs };
+}
 
-  // -- controls --
-  const head = h("div", "fig-head");
-  const presets = h("div", "fig-tools");
-  const presetButtons = [
+/**
+ * One query's row: a strip of ranks (press a square to mark it, drag a marked one to move it;
+ * the keyboard moves a cursor and marks with Enter or Space), its bar, and its value.
+ */
+function createQueryRow(shell, system, q) {
+  const depth = shell.limits[system].max_rank;
+  const row = h("div", "q-row");
+  row.dataset.query = String(q + 1);
+  const strip = h("div", "q-strip");
+  strip.tabIndex = 0;
+  strip.setAttribute("role", "group");
+  const cells = Array.from({ length: depth }, (_, i) => {
+    const cell = h("span", "q-cell");
+    cell.dataset.rank = String(i + 1);
+    cell.title = `Rank ${i + 1}`;
+    strip.append(cell);
+    return cell;
+  });
+  const track = h("span", "q-track");
+  const parts = { row, strip, cells, bar: h("span", "q-bar"), meanMark: h("span", "q-mean") };
+  parts.medianMark = h("span", "q-median");
+  parts.value = h("span", "q-value");
+  track.append(parts.bar, parts.meanMark, parts.medianMark);
+  row.append(h("span", "q-label", `Q${q + 1}`), strip, track, parts.value);
+  const toggle = (rank) => shell.commit(toggled(shell.state(), system, q, rank));
+
+  // Keyboard: a roving cursor inside the strip.
+  let cursor = 0;
+  const showCursor = () => cells.forEach((c, i) => c.classList.toggle("q-cursor", i === cursor && strip.matches(":focus-visible")));
+  strip.addEventListener("focus", showCursor);
+  strip.addEventListener("blur", () => cells.forEach((c) => c.classList.remove("q-cursor")));
+  strip.addEventListener("keydown", (event) => {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1, Home: -depth, End: depth };
+    if (event.key in moves) {
+      event.preventDefault();
+      cursor = Math.max(0, Math.min(depth - 1, cursor + moves[event.key]));
+      showCursor();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      toggle(cursor + 1);
+    }
+  });
+
+  // Pointer: press an empty square to mark it; press a marked one and drag to move it, or release to unmark.
+  let dragging = null;
+  const cellAt = (event) => {
+    const target = event.target.closest?.(".q-cell") ?? document.elementFromPoint(event.clientX, event.clientY);
+    const box = strip.getBoundingClientRect();
+    const i = Math.floor(((event.clientX - box.left) / box.width) * depth);
+    return target?.dataset?.rank ? Number(target.dataset.rank) : Math.max(1, Math.min(depth, i + 1));
+  };
+  strip.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    const rank = cellAt(event);
+    cursor = rank - 1;
+    if (!shell.state()[system][q].includes(rank)) return toggle(rank);
+    strip.setPointerCapture(event.pointerId);
+    dragging = { from: rank, moved: false };
+  });
+  strip.addEventListener("pointermove", (event) => {
+    if (!dragging || !strip.hasPointerCapture(event.pointerId)) return;
+    const rank = cellAt(event);
+    const state = shell.state();
+    if (rank === dragging.from || state[system][q].includes(rank)) return;
+    const runs = structuredClone(state[system]);
+    runs[q] = runs[q].map((r) => (r === dragging.from ? rank : r)).sort((x, y) => x - y);
+    dragging = { from: rank, moved: true };
+    shell.commit({ ...state, [system]: runs });
+  });
+  const end = (event) => {
+    if (!dragging) return;
+    if (!dragging.moved) toggle(dragging.from);
+    dragging = null;
+    if (strip.hasPointerCapture(event.pointerId)) strip.releasePointerCapture(event.pointerId);
+  };
+  strip.addEventListener("pointerup", end);
+  strip.addEventListener("pointercancel", () => (dragging = null));
+  return parts;
+}
+
+/** One system's panel: its mean and median, its lowest queries, a row per query, and + / − query. */
+function createSystemPanel(shell, system) {
+  const { min_queries: fewest, max_queries: most, max_rank: depth } = shell.limits[system];
+  const box = h("section", "system");
+  box.dataset.system = system;
+  const lines = { mean: h("p", "metric-formula system-mean"), median: h("p", "metric-note system-median") };
+  lines.lowest = h("p", "system-lowest");
+  const rowsBox = h("div", "q-rows");
+  const more = h("button", "fig-button", "+ query");
+  const fewer = h("button", "fig-button", "− query");
+  more.type = fewer.type = "button";
+  more.setAttribute("aria-label", `Add a query to ${NAMES[system]}`);
+  fewer.setAttribute("aria-label", `Remove the last query of ${NAMES[system]}`);
+  const resize = (next) => {
+    const state = shell.state();
+    if (next.length >= fewest && next.length <= most) shell.commit({ ...state, [system]: next });
+  };
+  more.addEventListener("click", () => resize([...shell.state()[system], [1]]));
+  fewer.addEventListener("click", () => resize(shell.state()[system].slice(0, -1)));
+  const tools = h("div", "fig-tools");
+  tools.append(fewer, more);
+  const head = h("div", "q-row q-head");
+  head.setAttribute("aria-hidden", "true");
+  const trackHead = h("span", "q-track-head");
+  head.append(h("span", "q-label", ""), h("span", "q-strip-head", `Ranks 1 to ${depth}`), trackHead, h("span", "q-value"));
+  box.append(h("h3", "system-name", NAMES[system]), lines.mean, lines.median, lines.lowest, head, rowsBox, tools);
+  const rows = [];
+
+  return {
+    box,
+    /** Redraw for `state`; returns what a screen reader hears of this system. */
+    update(state) {
+      const runs = state[system];
+      while (rows.length > runs.length) rows.pop().row.remove();
+      while (rows.length < runs.length) {
+        rows.push(createQueryRow(shell, system, rows.length));
+        rowsBox.append(rows.at(-1).row);
+      }
+      const r = systemReadout(runs, state.measure, depth);
+      const symbol = state.measure === "rr" ? "RR" : "AP";
+      setText(lines.mean, r.meanText);
+      setText(lines.median, `${r.medianText}. The mean is the solid line, the median the dashed one.`);
+      setAttr(more, "aria-disabled", String(runs.length >= most));
+      setAttr(fewer, "aria-disabled", String(runs.length <= fewest));
+      runs.forEach((ranks, q) => {
+        const parts = rows[q];
+        parts.cells.forEach((cell, i) => {
+          const on = ranks.includes(i + 1);
+          cell.classList.toggle("on", on);
+          setText(cell, on ? "✓" : "");
+        });
+        const where = ranks.length ? `rank ${ranks.join(", ")}` : "no rank";
+        const label = `${NAMES[system]}, query ${q + 1}: relevant at ${where}. ${symbol} ${r.rowText[q]}${r.lowest[q] ? ", the lowest" : ""}.`;
+        setAttr(parts.strip, "aria-label", label);
+        parts.bar.style.width = `${100 * r.values[q]}%`;
+        parts.meanMark.style.left = `${100 * r.mean}%`;
+        parts.medianMark.style.left = `${100 * r.median}%`;
+        setText(parts.value, r.rowText[q]);
+        parts.row.classList.toggle("is-lowest", r.lowest[q]);
+      });
+      setText(lines.lowest, r.lowestText);
+      lines.lowest.hidden = !r.lowestText;
+      setText(trackHead, symbol);
+      return `${NAMES[system]}: ${r.meanText.split(" = ")[0]} ${f(r.mean)}, median ${f(r.median)}`;
+    },
+  };
+}
+
+function build(shell) {
+  const { model } = shell;
+  const presets = [
     ["three", "Three queries"],
     ["consistency", "Consistency: A against B"],
   ].map(([name, label]) => {
     const button = h("button", "fig-button", label);
     button.type = "button";
-    button.addEventListener("click", () => commit({ ...state, ...structuredClone(model.presets[name]) }));
+    button.addEventListener("click", () => shell.commit({ ...shell.state(), ...structuredClone(model.presets[name]) }));
     return button;
   });
-  const reset = h("button", "fig-button", "Reset");
-  reset.type = "button";
-  reset.addEventListener("click", () => commit(structuredClone(model.default)));
-  presets.append(...presetButtons, reset);
-  if (model.standalone) presets.append(createPresenterToggle(frame));
   const switcher = createRadioGroup(
     "Measure",
     "measure",
@@ -121,196 +258,34 @@ export function render({ model, el }) {
       ["rr", "reciprocal rank (MRR)"],
       ["ap", "average precision (MAP)"],
     ],
-    (measure) => commit({ ...state, measure }),
+    (measure) => shell.commit({ ...shell.state(), measure }),
   );
-  head.append(switcher.el, presets);
-  const queryNotice = createQueryNotice();
-  const hint = h("p", "fig-hint-line", "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.");
-
+  shell.controls(switcher.el);
+  shell.tools(...presets);
+  const hint = h(
+    "p",
+    "fig-hint-line",
+    "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.",
+  );
   const systemsBox = h("div", "systems");
-  const announcer = createAnnouncer();
-  root.append(head, queryNotice.el, hint, systemsBox, announcer.el);
-
-  // -- one system's panel, rebuilt when the number of queries changes, updated otherwise --
+  shell.root.append(shell.head, shell.notice, hint, systemsBox);
   const panels = {};
 
-  function buildPanel(system) {
-    const box = h("section", "system");
-    box.dataset.system = system;
-    const title = h("h3", "system-name", NAMES[system]);
-    const meanLine = h("p", "metric-formula system-mean");
-    const medianLine = h("p", "metric-note system-median");
-    const lowestLine = h("p", "system-lowest");
-    const rows = h("div", "q-rows");
-    const more = h("button", "fig-button", "+ query");
-    const fewer = h("button", "fig-button", "− query");
-    more.type = fewer.type = "button";
-    more.setAttribute("aria-label", `Add a query to ${NAMES[system]}`);
-    fewer.setAttribute("aria-label", `Remove the last query of ${NAMES[system]}`);
-    more.addEventListener("click", () => {
-      if (state[system].length >= MAX_QUERIES) return;
-      commit({ ...state, [system]: [...state[system], [1]] });
-    });
-    fewer.addEventListener("click", () => {
-      const min = system === "a" ? 1 : 0;
-      if (state[system].length <= min) return;
-      commit({ ...state, [system]: state[system].slice(0, -1) });
-    });
-    const tools = h("div", "fig-tools");
-    tools.append(fewer, more);
-    const head = h("div", "q-row q-head");
-    head.setAttribute("aria-hidden", "true");
-    head.append(h("span", "q-label", ""), h("span", "q-strip-head", `Ranks 1 to ${depth}`), h("span", "q-track-head"), h("span", "q-value"));
-    box.append(title, meanLine, medianLine, lowestLine, head, rows, tools);
-    return { box, meanLine, medianLine, lowestLine, head, rows, more, fewer, rowParts: [] };
-  }
-
-  function buildRow(system, q) {
-    const row = h("div", "q-row");
-    row.dataset.query = String(q + 1);
-    const label = h("span", "q-label", `Q${q + 1}`);
-    const strip = h("div", "q-strip");
-    strip.tabIndex = 0;
-    strip.setAttribute("role", "group");
-    const cells = [];
-    for (let rank = 1; rank <= depth; rank++) {
-      const cell = h("span", "q-cell");
-      cell.dataset.rank = String(rank);
-      cell.title = `Rank ${rank}`;
-      cells.push(cell);
-      strip.append(cell);
-    }
-    const track = h("span", "q-track");
-    const bar = h("span", "q-bar");
-    const meanMark = h("span", "q-mean");
-    const medianMark = h("span", "q-median");
-    track.append(bar, meanMark, medianMark);
-    const value = h("span", "q-value");
-    row.append(label, strip, track, value);
-
-    // Keyboard: a roving cursor inside the strip.
-    let cursor = 0;
-    const showCursor = () => cells.forEach((c, i) => c.classList.toggle("q-cursor", i === cursor && strip.matches(":focus-visible")));
-    strip.addEventListener("focus", showCursor);
-    strip.addEventListener("blur", () => cells.forEach((c) => c.classList.remove("q-cursor")));
-    strip.addEventListener("keydown", (event) => {
-      const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1, Home: -depth, End: depth };
-      if (event.key in moves) {
-        event.preventDefault();
-        cursor = Math.max(0, Math.min(depth - 1, cursor + moves[event.key]));
-        showCursor();
-      } else if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        toggle(system, q, cursor + 1);
-      }
-    });
-
-    // Pointer: press an empty square to mark it; press a marked one and drag to move it, or release to unmark.
-    let dragging = null;
-    const cellAt = (event) => {
-      const target = event.target.closest?.(".q-cell") ?? document.elementFromPoint(event.clientX, event.clientY);
-      const box = strip.getBoundingClientRect();
-      const i = Math.floor(((event.clientX - box.left) / box.width) * depth);
-      return target?.dataset?.rank ? Number(target.dataset.rank) : Math.max(1, Math.min(depth, i + 1));
-    };
-    strip.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
-      event.preventDefault();
-      const rank = cellAt(event);
-      cursor = rank - 1;
-      if (!state[system][q].includes(rank)) {
-        toggle(system, q, rank);
-        return;
-      }
-      strip.setPointerCapture(event.pointerId);
-      dragging = { from: rank, moved: false };
-    });
-    strip.addEventListener("pointermove", (event) => {
-      if (!dragging || !strip.hasPointerCapture(event.pointerId)) return;
-      const rank = cellAt(event);
-      if (rank === dragging.from || state[system][q].includes(rank)) return;
-      const runs = structuredClone(state[system]);
-      runs[q] = runs[q].map((r) => (r === dragging.from ? rank : r)).sort((x, y) => x - y);
-      dragging = { from: rank, moved: true };
-      commit({ ...state, [system]: runs });
-    });
-    const end = (event) => {
-      if (!dragging) return;
-      if (!dragging.moved) toggle(system, q, dragging.from);
-      dragging = null;
-      if (strip.hasPointerCapture(event.pointerId)) strip.releasePointerCapture(event.pointerId);
-    };
-    strip.addEventListener("pointerup", end);
-    strip.addEventListener("pointercancel", () => (dragging = null));
-    return { row, strip, cells, bar, meanMark, medianMark, value };
-  }
-
-  function toggle(system, q, rank) {
-    const runs = structuredClone(state[system]);
-    const ranks = runs[q];
-    runs[q] = ranks.includes(rank) ? ranks.filter((r) => r !== rank) : [...ranks, rank].sort((x, y) => x - y);
-    commit({ ...state, [system]: runs });
-  }
-
-  function update() {
+  return function update(state) {
     switcher.set(state.measure);
     const said = [];
     for (const system of SYSTEMS) {
-      const runs = state[system];
-      if (!runs.length && system !== "a") {
+      if (!state[system].length && system !== "a") {
         panels[system]?.box.remove();
         delete panels[system];
         continue;
       }
       if (!panels[system]) {
-        panels[system] = buildPanel(system);
+        panels[system] = createSystemPanel(shell, system);
         systemsBox.append(panels[system].box);
       }
-      const panel = panels[system];
-      while (panel.rowParts.length > runs.length) panel.rowParts.pop().row.remove();
-      while (panel.rowParts.length < runs.length) {
-        const parts = buildRow(system, panel.rowParts.length);
-        panel.rowParts.push(parts);
-        panel.rows.append(parts.row);
-      }
-      const r = systemReadout(runs, state.measure, depth);
-      panel.meanLine.textContent = r.meanText;
-      panel.medianLine.textContent = `${r.medianText}. The mean is the solid line, the median the dashed one.`;
-      panel.more.setAttribute("aria-disabled", String(runs.length >= MAX_QUERIES));
-      panel.fewer.setAttribute("aria-disabled", String(runs.length <= (system === "a" ? 1 : 0)));
-      runs.forEach((ranks, q) => {
-        const parts = panel.rowParts[q];
-        parts.cells.forEach((cell, i) => {
-          const on = ranks.includes(i + 1);
-          cell.classList.toggle("on", on);
-          cell.textContent = on ? "✓" : "";
-        });
-        parts.strip.setAttribute(
-          "aria-label",
-          `${NAMES[system]}, query ${q + 1}: relevant at ${ranks.length ? `rank ${ranks.join(", ")}` : "no rank"}. ` +
-            `${state.measure === "rr" ? "RR" : "AP"} ${r.rowText[q]}${r.lowest[q] ? ", the lowest" : ""}.`,
-        );
-        parts.bar.style.width = `${100 * r.values[q]}%`;
-        parts.meanMark.style.left = `${100 * r.mean}%`;
-        parts.medianMark.style.left = `${100 * r.median}%`;
-        parts.value.textContent = r.rowText[q];
-        parts.row.classList.toggle("is-lowest", r.lowest[q]);
-      });
-      panel.lowestLine.textContent = r.lowestText;
-      panel.lowestLine.hidden = !r.lowestText;
-      panel.head.querySelector(".q-track-head").textContent = state.measure === "rr" ? "RR" : "AP";
-      said.push(`${NAMES[system]}: ${r.meanText.split(" = ")[0]} ${f(r.mean)}, median ${f(r.median)}`);
+      said.push(panels[system].update(state));
     }
-    announcer.say(said.join(". "));
-  }
-
-  const commit = connectFigure(model, {
-    apply(next) {
-      state = next;
-      update();
-    },
-    fields: queryFields(depth),
-    toQuery,
-    notice: queryNotice,
-  });
+    shell.say(said.join(". "));
+  };
 }

@@ -6,7 +6,8 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.params import RankLists
 
 DEPTH = 20
 MAX_QUERIES = 8
@@ -25,38 +26,23 @@ PRESETS = {
 }
 
 
-class Runs(param.List):
-    """One system's results for several queries: for each query, its relevant ranks (1..DEPTH)."""
-
-    __slots__ = ["min_queries"]
-
-    def __init__(self, *, min_queries: int = 0, **params):
-        self.min_queries = min_queries
-        super().__init__(**params)
-
-    def _validate(self, val):
-        super()._validate(val)
-        if val is None:
-            return
-        if not self.min_queries <= len(val) <= MAX_QUERIES:
-            raise ValueError(f"{self.name} must have {self.min_queries} to {MAX_QUERIES} queries, got {len(val)}")
-        for q, ranks in enumerate(val, start=1):
-            ok = isinstance(ranks, (list, tuple)) and all(
-                isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= DEPTH for r in ranks
-            )
-            if not ok or len(set(ranks)) != len(ranks):
-                raise ValueError(
-                    f"{self.name} query {q} must list distinct relevant ranks from 1 to {DEPTH}, got {ranks!r}"
-                )
-
-
 class QueriesState(FigureState):
     """What the reader of figure 3 changes: each system's relevant ranks per query, and the measure."""
 
     fields = ("a", "b", "measure")
 
-    a = Runs(default=[list(r) for r in THREE_QUERIES], min_queries=1, doc="System A: relevant ranks per query.")
-    b = Runs(default=[], min_queries=0, doc="System B, for a side-by-side comparison; empty for one system.")
+    a = RankLists(
+        default=[list(r) for r in THREE_QUERIES],
+        deepest=DEPTH,
+        bounds=(1, MAX_QUERIES),
+        doc="System A: relevant ranks per query.",
+    )
+    b = RankLists(
+        default=[],
+        deepest=DEPTH,
+        bounds=(0, MAX_QUERIES),
+        doc="System B, for a side-by-side comparison; empty for one system.",
+    )
     measure = param.Selector(
         default="rr", objects=list(MEASURES), doc="rr: reciprocal rank and MRR; ap: average precision and MAP."
     )
@@ -93,7 +79,6 @@ class QueriesState(FigureState):
 class QueriesView(FigureView):
     """Figure 3 in the browser."""
 
-    depth = param.Integer(default=DEPTH, constant=True)
     presets = param.Dict(default=PRESETS, constant=True)
 
     _esm = module_source(HERE / "queries.js")
@@ -104,3 +89,37 @@ class QueriesFigure(Figure):
 
     state_class = QueriesState
     view_class = QueriesView
+
+
+def story_numbers() -> dict[str, str]:
+    """The numbers the story quotes about figure 3: the three-query preset, then the consistency one."""
+    f = metrics.format_number
+    state = QueriesState()
+    first_hits = [str(ranks[0]) for ranks in state.a]
+    three = state.summary("a")
+    state.apply_preset("consistency")
+    a, b = state.summary("a"), state.summary("b")
+    return {
+        "queries_first_hits": ", ".join(first_hits[:-1]) + f" and {first_hits[-1]}",
+        "queries_mrr": f(three["mean"]),
+        "queries_median": f(three["median"]),
+        "consistency_a": f(a["mean"]),
+        "consistency_b": f(b["mean"]),
+        "consistency_a_median": f(a["median"]),
+    }
+
+
+PAGE = FigurePage(
+    name="queries",
+    title="MRR and MAP: what a mean over queries hides",
+    caption="Many queries: each bar is one query's score, the lines are the mean and the median.",
+    figure=QueriesFigure,
+    shows="MRR and MAP over several queries, with the median and the lowest queries; two systems side by side",
+    url_keys=(
+        UrlKey("a", "each query's relevant ranks (1 to {a[max_rank]}), queries split by `|`"),
+        UrlKey("b", "the same for a second system, empty for one system"),
+        UrlKey("measure"),
+    ),
+    example="a=1,2|1|20&b=2|2|2&measure=rr",
+    story_numbers=story_numbers,
+)

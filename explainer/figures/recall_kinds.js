@@ -2,43 +2,30 @@
 // nearest-neighbour search over the same vectors) and relevance recall@10 (the same ten against
 // the documents people judged relevant). Press a row to make the index miss that neighbour;
 // switch the embedding model to one that matches the wrong kind of text.
-// State: { model: "suited" | "mismatched", missed_neighbours: [ranks 1..10] }.
+// State: { model: one of the models' names, missed_neighbours: [ranks of the exact neighbours] }.
 import { formatNumber, precisionAtK, recallAtK } from "explainer/metrics";
-import {
-  connectFigure,
-  createAnnouncer,
-  createFrame,
-  createPresenterToggle,
-  createQueryNotice,
-  createRadioGroup,
-  h,
-  Ignored,
-  parseIntegers,
-} from "explainer/kit";
+import { createCard, createRadioGroup, h, mountFigure, parseChoice, parseIntegers, setText } from "explainer/kit";
 
-const K = 10;
 const f = (x) => formatNumber(x);
 
 /**
  * The URL keys of this figure's state:
  *   model=suited | mismatched        the embedding model behind the vectors
- *   missed_neighbours=3,7            exact neighbours (ranks 1 to 10) the index misses; empty for none
+ *   missed_neighbours=3,7            exact neighbours the index misses; empty for none
  * Example: ?model=mismatched&missed_neighbours=
  */
-export function queryFields(modelNames) {
+export function queryFields({ limits }) {
+  const deepest = limits.missed_neighbours.max_rank;
   return {
-    model(text, state) {
-      if (!modelNames.includes(text)) throw new Ignored(`model must be ${modelNames.join(" or ")}`);
-      return { ...state, model: text };
-    },
+    model: (text, state) => ({ ...state, model: parseChoice(text, "model", limits.model.options) }),
     missed_neighbours(text, state) {
-      const ranks = parseIntegers(text, "missed_neighbours", 1, K, `neighbour ranks from 1 to ${K}`);
+      const ranks = parseIntegers(text, "missed_neighbours", 1, deepest, `neighbour ranks from 1 to ${deepest}`);
       return { ...state, missed_neighbours: [...new Set(ranks)].sort((a, b) => a - b) };
     },
   };
 }
 
-function toQuery(state) {
+export function toQuery(state) {
   return [
     ["model", state.model],
     ["missed_neighbours", state.missed_neighbours.join(",")],
@@ -53,7 +40,7 @@ export function toggle(state, rank) {
   return { ...state, missed_neighbours: [...missed].sort((a, b) => a - b) };
 }
 
-/** The index's ten: each exact neighbour it found, or in its place the next-nearest document. */
+/** The index's results: each exact neighbour it found, or in its place the next-nearest document. */
 export function indexResults(state, models) {
   const { neighbours, next } = models[state.model];
   let used = 0;
@@ -62,6 +49,7 @@ export function indexResults(state, models) {
 
 /** The numbers and sentences the figure shows for a state, each computed by the metrics module. */
 export function readout(state, models, relevant) {
+  const K = models[state.model].neighbours.length;
   const exact = new Set(models[state.model].neighbours);
   const judged = new Set(relevant);
   const results = indexResults(state, models);
@@ -104,143 +92,118 @@ export function readout(state, models, relevant) {
   };
 }
 
-export function render({ model, el }) {
-  let state;
-  const models = model.models;
-  const relevant = new Set(model.relevant);
-  const modelNames = Object.keys(models);
+export function render(view) {
+  mountFigure(view, {
+    className: "fig-recall-kinds",
+    queryFields,
+    toQuery,
+    reset: { title: "Back to the start: a suited model and a perfect index" },
+    build,
+  });
+}
 
-  const { frame, root } = createFrame(el, "fig-recall-kinds", model.caption);
-  const queryNotice = createQueryNotice();
+/** "● relevant" or "○ not relevant": what people judged a title. */
+function judgedMark(relevant, title) {
+  const yes = relevant.has(title);
+  return h("span", `rk-judged ${yes ? "is-rel" : "not-rel"}`, yes ? "● relevant" : "○ not relevant");
+}
 
-  const head = h("div", "fig-head");
-  const query = h("p", "fig-query");
-  query.append("Query: ", h("q", "", model.query));
-  const reset = h("button", "fig-button", "Reset");
-  reset.type = "button";
-  reset.title = "Back to the start: a suited model and a perfect index";
-  const tools = h("div", "fig-tools");
-  tools.append(reset);
-  if (model.standalone) tools.append(createPresenterToggle(frame));
-  head.append(query, tools);
-
-  const modelSwitch = createRadioGroup(
-    "Embedding model",
-    "model",
-    modelNames.map((name) => [name, models[name].label]),
-    (name) => commit({ ...state, model: name }),
-    "rk-model",
-  );
-
-  const header = h("div", "rk-header");
-  header.setAttribute("aria-hidden", "true");
-  header.append(
-    h("span", "rl-rank", "#"),
-    h("span", "rk-exact", "Exact search: the 10 nearest vectors"),
-    h("span", "rk-index", "Approximate index (press a row to make it miss)"),
-  );
-
-  const rowsEl = h("div", "rk-rows");
-  rowsEl.setAttribute("role", "list");
-  rowsEl.setAttribute("aria-label", `The ten nearest neighbours of the query ${model.query}, and what the index returned`);
-  const rows = [];
-  for (let rank = 1; rank <= K; rank++) {
+/** One row per exact neighbour, beside what the index returned in its place; press to make the index miss it. */
+function createRows(shell, relevant, K) {
+  const el = h("div", "rk-rows");
+  el.setAttribute("role", "list");
+  el.setAttribute("aria-label", `The ${K} nearest neighbours of the query ${shell.model.query}, and what the index returned`);
+  const rows = Array.from({ length: K }, (_, i) => {
     const row = h("div", "rk-row");
     row.setAttribute("role", "listitem");
-    row.dataset.rank = String(rank);
+    row.dataset.rank = String(i + 1);
     const button = h("button", "rl-activate rk-activate");
     button.type = "button";
     const exact = h("span", "rk-exact");
     const index = h("span", "rk-index");
-    button.append(h("span", "rl-rank", String(rank)), exact, index);
-    button.addEventListener("click", () => commit(toggle(state, rank)));
+    button.append(h("span", "rl-rank", String(i + 1)), exact, index);
+    button.addEventListener("click", () => shell.commit(toggle(shell.state(), i + 1)));
     row.append(button);
-    rowsEl.append(row);
-    rows.push({ row, button, exact, index });
-  }
-
-  const unfound = h("p", "rk-unfound");
-
-  const left = h("div", "fig-list");
-  left.append(head, queryNotice.el, modelSwitch.el, header, rowsEl, unfound);
-
-  const panel = h("div", "metrics");
-  const cards = {};
-  for (const [key, name, blind] of [
-    ["ann", "ANN recall@10: the index against exact search", "Blind to relevance: it never looks at a judgment."],
-    ["recall", "Recall@10: the list against human judgments", "Blind to how the list was found: exact or approximate."],
-    ["precision", "Precision@10: how much of the list is relevant", null],
-  ]) {
-    const box = h("section", "metric");
-    box.dataset.metric = key;
-    const formula = h("p", "metric-formula");
-    const note = h("p", "metric-note");
-    box.append(h("h3", "metric-name", name), formula, note);
-    if (blind) box.append(h("p", "metric-blind", blind));
-    cards[key] = { formula, note };
-    panel.append(box);
-  }
-  const lesson = h("p", "fig-notice rk-lesson");
-  panel.append(lesson);
-
-  const announcer = createAnnouncer();
-  root.append(left, panel, announcer.el);
-
-  function judgedMark(title) {
-    const yes = relevant.has(title);
-    const mark = h("span", `rk-judged ${yes ? "is-rel" : "not-rel"}`, yes ? "● relevant" : "○ not relevant");
-    return mark;
-  }
-
-  function update() {
-    const current = readout(state, models, model.relevant);
-    const { neighbours } = models[state.model];
-    rows.forEach(({ row, button, exact, index }, i) => {
-      const rank = i + 1;
-      const missed = state.missed_neighbours.includes(rank);
-      const got = current.results[i];
-      row.classList.toggle("is-missed", missed);
-      exact.replaceChildren(h("span", "rk-title", neighbours[i]), " ", judgedMark(neighbours[i]));
-      if (missed) {
-        index.replaceChildren(
-          h("span", "rk-status", "✗ missed; returned instead:"),
-          " ",
-          h("span", "rk-title", got),
-          " ",
-          judgedMark(got),
-        );
-      } else {
-        index.replaceChildren(h("span", "rk-status", "✓ found it"));
-      }
-      button.setAttribute("aria-pressed", String(missed));
-      button.setAttribute(
-        "aria-label",
-        `Neighbour ${rank}: ${neighbours[i]}, ${relevant.has(neighbours[i]) ? "judged relevant" : "not relevant"}. ` +
-          (missed
-            ? `The index missed it and returned ${got}, ${relevant.has(got) ? "judged relevant" : "not relevant"}. Press to let the index find it.`
-            : "The index found it. Press to make the index miss it."),
-      );
-    });
-    modelSwitch.set(state.model);
-    cards.ann.formula.textContent = current.annText;
-    cards.ann.note.textContent = current.annNote;
-    cards.recall.formula.textContent = current.recallText;
-    cards.recall.note.textContent = current.recallNote;
-    cards.precision.formula.textContent = current.precisionText;
-    cards.precision.note.textContent = "Relevant documents among the index's ten, divided by ten.";
-    lesson.textContent = current.lesson;
-    unfound.textContent = current.unfoundNote;
-    announcer.say(current.announcement);
-  }
-
-  const commit = connectFigure(model, {
-    apply(next) {
-      state = next;
-      update();
-    },
-    fields: queryFields(modelNames),
-    toQuery,
-    notice: queryNotice,
+    el.append(row);
+    return { row, button, exact, index };
   });
-  reset.addEventListener("click", () => commit(structuredClone(model.default)));
+  const said = (title) => (relevant.has(title) ? "judged relevant" : "not relevant");
+  return {
+    el,
+    update(state, neighbours, results) {
+      rows.forEach(({ row, button, exact, index }, i) => {
+        const missed = state.missed_neighbours.includes(i + 1);
+        const got = results[i];
+        row.classList.toggle("is-missed", missed);
+        exact.replaceChildren(h("span", "rk-title", neighbours[i]), " ", judgedMark(relevant, neighbours[i]));
+        if (missed) {
+          const status = h("span", "rk-status", "✗ missed; returned instead:");
+          index.replaceChildren(status, " ", h("span", "rk-title", got), " ", judgedMark(relevant, got));
+        } else {
+          index.replaceChildren(h("span", "rk-status", "✓ found it"));
+        }
+        button.setAttribute("aria-pressed", String(missed));
+        const action = missed
+          ? `The index missed it and returned ${got}, ${said(got)}. Press to let the index find it.`
+          : "The index found it. Press to make the index miss it.";
+        button.setAttribute("aria-label", `Neighbour ${i + 1}: ${neighbours[i]}, ${said(neighbours[i])}. ${action}`);
+      });
+    },
+  };
+}
+
+function build(shell) {
+  const { model } = shell;
+  const models = model.models;
+  const relevant = new Set(model.relevant);
+  const K = shell.limits.missed_neighbours.max_rank;
+  const modelSwitch = createRadioGroup(
+    "Embedding model",
+    "model",
+    shell.limits.model.options.map((name) => [name, models[name].label]),
+    (name) => shell.commit({ ...shell.state(), model: name }),
+    "rk-model",
+  );
+  const header = h("div", "rk-header");
+  header.setAttribute("aria-hidden", "true");
+  header.append(
+    h("span", "rl-rank", "#"),
+    h("span", "rk-exact", `Exact search: the ${K} nearest vectors`),
+    h("span", "rk-index", "Approximate index (press a row to make it miss)"),
+  );
+  const rows = createRows(shell, relevant, K);
+  const unfound = h("p", "rk-unfound");
+  const left = h("div", "fig-list");
+  left.append(shell.head, shell.notice, modelSwitch.el, header, rows.el, unfound);
+
+  const cards = {
+    ann: createCard(`ANN recall@${K}: the index against exact search`, {
+      metric: "ann",
+      blind: "Blind to relevance: it never looks at a judgment.",
+    }),
+    recall: createCard(`Recall@${K}: the list against human judgments`, {
+      metric: "recall",
+      blind: "Blind to how the list was found: exact or approximate.",
+    }),
+    precision: createCard(`Precision@${K}: how much of the list is relevant`, { metric: "precision" }),
+  };
+  const lesson = h("p", "fig-notice rk-lesson");
+  const panel = h("div", "metrics");
+  panel.append(...Object.values(cards).map((card) => card.el), lesson);
+  shell.root.append(left, panel);
+
+  return function update(state) {
+    const current = readout(state, models, model.relevant);
+    rows.update(state, models[state.model].neighbours, current.results);
+    modelSwitch.set(state.model);
+    setText(cards.ann.formula, current.annText);
+    setText(cards.ann.note, current.annNote);
+    setText(cards.recall.formula, current.recallText);
+    setText(cards.recall.note, current.recallNote);
+    setText(cards.precision.formula, current.precisionText);
+    setText(cards.precision.note, `Relevant documents among the index's ${K}, divided by ${K}.`);
+    setText(lesson, current.lesson);
+    setText(unfound, current.unfoundNote);
+    shell.say(current.announcement);
+  };
 }

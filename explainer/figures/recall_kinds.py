@@ -14,10 +14,11 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.binary import QUERY
+from explainer.figures.params import Ranks
 
 K = 10
-QUERY = "cracked bracket"
 
 # The documents people judged relevant for the query: R = 6.
 RELEVANT = (
@@ -94,18 +95,6 @@ MODEL_NAMES = tuple(MODELS)
 DEFAULT_MODEL = "suited"
 
 
-class NeighbourRanks(param.List):
-    """Ranks 1..K of exact neighbours, each at most once."""
-
-    def _validate(self, val):
-        super()._validate(val)
-        for rank in val or []:
-            if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= K:
-                raise ValueError(f"{self.name} must hold neighbour ranks from 1 to {K}, got {rank!r} in {val!r}")
-        if val is not None and len(set(val)) != len(val):
-            raise ValueError(f"{self.name} must name each neighbour rank at most once, got {val!r}")
-
-
 class RecallKindsState(FigureState):
     """What the reader of the two-recalls figure changes: the embedding model, and which neighbours the index misses."""
 
@@ -114,9 +103,10 @@ class RecallKindsState(FigureState):
     model = param.Selector(
         default=DEFAULT_MODEL, objects=list(MODEL_NAMES), doc="The embedding model behind the vectors."
     )
-    missed_neighbours = NeighbourRanks(
+    missed_neighbours = Ranks(
         default=[],
-        item_type=int,
+        deepest=K,
+        noun="neighbour rank",
         bounds=(0, K),
         doc="Ranks (1 to 10) of the exact nearest neighbours that the approximate index fails to return.",
     )
@@ -172,7 +162,7 @@ def story_numbers() -> dict[str, str]:
 class RecallKindsView(FigureView):
     """The two-recalls figure in the browser."""
 
-    query = param.String(default=QUERY, doc="The query.")
+    query = param.String(default=QUERY)
     relevant = param.List(default=list(RELEVANT), item_type=str, doc="Titles of the documents judged relevant.")
     models = param.Dict(
         default={
@@ -191,3 +181,21 @@ class RecallKindsFigure(Figure):
 
     state_class = RecallKindsState
     view_class = RecallKindsView
+
+
+PAGE = FigurePage(
+    name="recall-kinds",
+    title="Two kinds of recall",
+    caption="Press a neighbour to make the index miss it, or switch to a model that matches the wrong kind of text.",
+    figure=RecallKindsFigure,
+    shows="ANN recall against relevance recall: a perfect index can still return a poor list",
+    url_keys=(
+        UrlKey("model"),
+        UrlKey(
+            "missed_neighbours",
+            "ranks (1 to {missed_neighbours[max_rank]}) of the exact neighbours the index misses",
+        ),
+    ),
+    example="model=mismatched&missed_neighbours=",
+    story_numbers=story_numbers,
+)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Count, Figure, FigureState, FigureView, module_source
-from explainer.figures.ndcg import MAX_GRADE, Grades
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.binary import QUERY
+from explainer.figures.ndcg import MAX_GRADE
+from explainer.figures.params import Count, Flags, Grades
 
 # A new system's top ten for "cracked bracket": the grade a judge gives each result once asked.
 ARTICLE_GRADES = (3, 2, 3, 0, 2, 1, 3, 0, 1, 2)
@@ -40,14 +42,13 @@ class UnjudgedState(FigureState):
 
     grades = Grades(
         default=list(ARTICLE_GRADES),
-        item_type=int,
+        highest=MAX_GRADE,
         bounds=(RESULT_COUNT, RESULT_COUNT),
         doc="The grade a judge gives each result, rank 1 first, known or not yet.",
     )
-    judged = param.List(
+    judged = Flags(
         default=[rank not in ARTICLE_UNJUDGED_RANKS for rank in range(1, RESULT_COUNT + 1)],
-        item_type=bool,
-        bounds=(RESULT_COUNT, RESULT_COUNT),
+        length=RESULT_COUNT,
         doc="Whether each result has been judged.",
     )
     k = Count(default=RESULT_COUNT, bounds=(1, RESULT_COUNT), doc="The cutoff.")
@@ -82,8 +83,8 @@ class UnjudgedView(FigureView):
     """Figure 4 in the browser."""
 
     titles = param.List(default=list(TITLES), item_type=str, constant=True)
+    query = param.String(default=QUERY)
     outside = param.List(default=list(OUTSIDE_JUDGED), item_type=int, constant=True)
-    max_grade = param.Integer(default=MAX_GRADE, constant=True)
 
     _esm = module_source(HERE / "unjudged.js")
 
@@ -93,3 +94,39 @@ class UnjudgedFigure(Figure):
 
     state_class = UnjudgedState
     view_class = UnjudgedView
+
+
+def story_numbers() -> dict[str, str]:
+    """The numbers the story quotes about figure 4: its default state, before and after the reveal."""
+    f = metrics.format_number
+    state = UnjudgedState()
+    before = state.values
+    state.reveal = True
+    after = state.values
+    return {
+        "unjudged_count": str(state.judged.count(False)),
+        "unjudged_k": str(state.k),
+        "unjudged_outside": str(len(OUTSIDE_JUDGED)),
+        "unjudged_ndcg_before": f(before["ndcg"]),
+        "unjudged_ndcg_after": f(after["ndcg"]),
+        "unjudged_p_before": f(before["precision"]),
+        "unjudged_p_after": f(after["precision"]),
+    }
+
+
+PAGE = FigurePage(
+    name="unjudged",
+    title="Unjudged documents count as not relevant",
+    caption="Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades.",
+    figure=UnjudgedFigure,
+    shows="a list with unjudged results: count them as not relevant, leave them out, or reveal their grades",
+    url_keys=(
+        UrlKey("grades", "{grades[length]} grades {grades[min_grade]} to {grades[max_grade]}"),
+        UrlKey("unjudged", "ranks nobody judged"),
+        UrlKey("k", "{k[min]} to {k[max]}"),
+        UrlKey("unjudged_as"),
+        UrlKey("reveal", "`0` or `1`"),
+    ),
+    example="unjudged=2,3,7&reveal=1",
+    story_numbers=story_numbers,
+)

@@ -10,7 +10,7 @@ import {
   recallAtK,
   reciprocalRank,
 } from "explainer/metrics";
-import { connectFigure, createAnnouncer, createFrame, createPresenterToggle, createQueryNotice, h, Ignored } from "explainer/kit";
+import { h, Ignored, mountFigure, parseChoice } from "explainer/kit";
 
 const f = (x) => formatNumber(x);
 const LABELS = {
@@ -39,34 +39,34 @@ export function demoValues(grades, demo) {
   return Object.fromEntries(demo.shown.map((key) => [key, every[key]()]));
 }
 
-/** The next value of a square when clicked: relevance flips; a grade steps ? → 0 → 1 → 2 → 3 → ?. */
-export function nextGrade(grade, graded) {
+/** The next value of a square when clicked: relevance flips; a grade steps ? → 0 → 1 → … → the highest → ?. */
+export function nextGrade(grade, graded, maxGrade) {
   if (!graded) return grade ? 0 : 1;
   if (grade === null) return 0;
-  return grade === 3 ? null : grade + 1;
+  return grade === maxGrade ? null : grade + 1;
 }
 
-/** URL keys: measure=ap, and a= / b= the two lists (digits, ? for unjudged) once changed. */
-export function queryFields(demos) {
+/** URL keys: measure=ap, and a= / b= the two lists (grades, ? for unjudged) once changed. */
+export function queryFields({ limits, demos }) {
   const list = (name) => (text, state) => {
-    const parts = text.split(",");
-    const grades = parts.map((p) => (p === "?" ? null : /^[0-3]$/.test(p) ? Number(p) : NaN));
-    if (grades.length !== 8 || grades.some((g) => Number.isNaN(g))) {
-      throw new Ignored(`${name} must list 8 grades, each 0 to 3 or ?`);
+    const { length, min_grade: low, max_grade: high } = limits[name];
+    const grades = text.split(",").map((p) => (p === "?" ? null : /^\d$/.test(p) && low <= p && p <= high ? Number(p) : NaN));
+    if (grades.length !== length || grades.some((g) => Number.isNaN(g))) {
+      throw new Ignored(`${name} must list ${length} grades, each ${low} to ${high} or ?`);
     }
     return { ...state, [name]: grades };
   };
   return {
-    measure(text, state) {
-      if (!Object.hasOwn(demos, text)) throw new Ignored(`measure must be one of ${Object.keys(demos).join(", ")}`);
-      return { measure: text, a: [...demos[text].a], b: [...demos[text].b] };
+    measure(text) {
+      const measure = parseChoice(text, "measure", limits.measure.options);
+      return { measure, a: [...demos[measure].a], b: [...demos[measure].b] };
     },
     a: list("a"),
     b: list("b"),
   };
 }
 
-function toQuery(state, demos) {
+export function toQuery(state, { demos }) {
   const pairs = [["measure", state.measure]];
   const demo = demos[state.measure];
   const write = (grades) => grades.map((g) => (g === null ? "?" : String(g))).join(",");
@@ -76,14 +76,24 @@ function toQuery(state, demos) {
   return pairs;
 }
 
-export function render({ model, el }) {
-  const demos = model.demos;
-  let state;
+/** The state with the chosen measure's two demo lists, as they start. */
+function demoState(measure, demos) {
+  return { measure, a: [...demos[measure].a], b: [...demos[measure].b] };
+}
 
-  const { frame, root } = createFrame(el, "fig-which", model.caption);
-  const queryNotice = createQueryNotice();
+export function render(view) {
+  const { demos } = view.model;
+  mountFigure(view, {
+    className: "fig-which",
+    queryFields,
+    toQuery,
+    reset: { label: "Reset this example", title: "The chosen measure's two lists, as they start", to: (state) => demoState(state.measure, demos) },
+    build,
+  });
+}
 
-  // -- the table: one button per measure --
+/** The table of measures: one button per row; pressing it shows that measure's demo. */
+function createTable(shell) {
   const table = h("div", "which-table");
   table.setAttribute("role", "group");
   table.setAttribute("aria-label", "Measures: choose one to see what it is blind to");
@@ -91,46 +101,77 @@ export function render({ model, el }) {
   head.setAttribute("aria-hidden", "true");
   head.append(h("span", "", "Measure"), h("span", "", "The question it answers"), h("span", "", "Blind to"));
   table.append(head);
-  const rowButtons = {};
-  for (const row of model.rows) {
+  const buttons = {};
+  for (const row of shell.model.rows) {
     const button = h("button", "which-row");
     button.type = "button";
     button.dataset.measure = row.key;
     button.append(h("span", "which-name", row.name), h("span", "", row.question), h("span", "which-blind", row.blind_to));
-    button.addEventListener("click", () => commit({ measure: row.key, a: [...demos[row.key].a], b: [...demos[row.key].b] }));
-    rowButtons[row.key] = button;
+    button.addEventListener("click", () => shell.commit(demoState(row.key, shell.model.demos)));
+    buttons[row.key] = button;
     table.append(button);
   }
+  return {
+    el: table,
+    update(measure) {
+      for (const [key, button] of Object.entries(buttons)) button.setAttribute("aria-pressed", String(key === measure));
+    },
+  };
+}
 
-  // -- the demo: two lists and their numbers --
-  const demoBox = h("section", "which-demo");
-  demoBox.setAttribute("aria-live", "off");
-  const says = h("p", "which-says");
-  const lists = h("div", "which-lists");
-  const listParts = {};
+/** The two lists of a demo, a square per rank; pressing a square changes that rank's grade. */
+function createLists(shell) {
+  const { length, max_grade: maxGrade } = shell.limits.a;
+  const el = h("div", "which-lists");
+  const cutoff = h("p", "which-k");
+  el.append(cutoff);
+  const cells = {};
   for (const name of ["a", "b"]) {
     const line = h("div", "which-list");
     line.dataset.list = name;
-    const label = h("span", "which-list-name", `List ${name.toUpperCase()}`);
-    const cells = [];
     const strip = h("div", "which-cells");
-    for (let i = 0; i < 8; i++) {
+    cells[name] = Array.from({ length }, (_, i) => {
       const cell = h("button", "which-cell");
       cell.type = "button";
       cell.dataset.rank = String(i + 1);
       cell.addEventListener("click", () => {
+        const state = shell.state();
         const grades = state[name].slice();
-        grades[i] = nextGrade(grades[i], demos[state.measure].graded);
-        commit({ ...state, [name]: grades });
+        grades[i] = nextGrade(grades[i], shell.model.demos[state.measure].graded, maxGrade);
+        shell.commit({ ...state, [name]: grades });
       });
-      cells.push(cell);
       strip.append(cell);
-    }
-    line.append(label, strip);
-    if (name === "a") lists.append(h("p", "which-k"));
-    lists.append(line);
-    listParts[name] = { cells, strip };
+      return cell;
+    });
+    line.append(h("span", "which-list-name", `List ${name.toUpperCase()}`), strip);
+    el.append(line);
   }
+  return {
+    el,
+    update(state, demo) {
+      cutoff.textContent = `Ranks 1 to ${length}; the measures look at the top k = ${demo.k}.`;
+      for (const name of ["a", "b"]) {
+        cells[name].forEach((cell, i) => {
+          const g = state[name][i];
+          cell.textContent = g === null ? "?" : demo.graded ? String(g) : g ? "✓" : "";
+          cell.dataset.grade = g === null ? "unjudged" : String(g);
+          cell.classList.toggle("below-k", i >= demo.k);
+          cell.classList.toggle("first-below-k", i === demo.k);
+          const what = g === null ? "not judged" : demo.graded ? `grade ${g}` : g ? "relevant" : "not relevant";
+          cell.setAttribute("aria-label", `List ${name.toUpperCase()}, rank ${i + 1}: ${what}. Press to change.`);
+        });
+      }
+    },
+  };
+}
+
+function build(shell) {
+  const { demos } = shell.model;
+  const table = createTable(shell);
+  const demoBox = h("section", "which-demo");
+  demoBox.setAttribute("aria-live", "off");
+  const says = h("p", "which-says");
+  const lists = createLists(shell);
   const compare = h("table", "which-compare");
   const compareHead = h("thead");
   const headRow = h("tr");
@@ -138,34 +179,14 @@ export function render({ model, el }) {
   compareHead.append(headRow);
   const compareBody = h("tbody");
   compare.append(compareHead, compareBody);
-  const tools = h("div", "fig-tools");
-  const reset = h("button", "fig-button", "Reset this example");
-  reset.type = "button";
-  reset.addEventListener("click", () => commit({ ...state, a: [...demos[state.measure].a], b: [...demos[state.measure].b] }));
-  tools.append(reset);
-  if (model.standalone) tools.append(createPresenterToggle(frame));
-  demoBox.append(says, lists, compare, tools);
+  demoBox.append(says, lists.el, compare, shell.head);
+  shell.root.append(shell.notice, table.el, demoBox);
 
-  const announcer = createAnnouncer();
-  root.append(queryNotice.el, table, demoBox, announcer.el);
-
-  function update() {
+  return function update(state) {
     const demo = demos[state.measure];
-    for (const [key, button] of Object.entries(rowButtons)) button.setAttribute("aria-pressed", String(key === state.measure));
+    table.update(state.measure);
     says.textContent = demo.says;
-    lists.querySelector(".which-k").textContent = `Ranks 1 to 8; the measures look at the top k = ${demo.k}.`;
-    for (const name of ["a", "b"]) {
-      listParts[name].cells.forEach((cell, i) => {
-        const g = state[name][i];
-        const text = g === null ? "?" : demo.graded ? String(g) : g ? "✓" : "";
-        cell.textContent = text;
-        cell.dataset.grade = g === null ? "unjudged" : String(g);
-        cell.classList.toggle("below-k", i >= demo.k);
-        cell.classList.toggle("first-below-k", i === demo.k);
-        const what = g === null ? "not judged" : demo.graded ? `grade ${g}` : g ? "relevant" : "not relevant";
-        cell.setAttribute("aria-label", `List ${name.toUpperCase()}, rank ${i + 1}: ${what}. Press to change.`);
-      });
-    }
+    lists.update(state, demo);
     const a = demoValues(state.a, demo);
     const b = demoValues(state.b, demo);
     compareBody.replaceChildren(
@@ -183,16 +204,6 @@ export function render({ model, el }) {
       }),
     );
     const chosen = LABELS[state.measure](demo.k);
-    announcer.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
-  }
-
-  const commit = connectFigure(model, {
-    apply(next) {
-      state = next;
-      update();
-    },
-    fields: queryFields(demos),
-    toQuery: (next) => toQuery(next, demos),
-    notice: queryNotice,
-  });
+    shell.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
+  };
 }

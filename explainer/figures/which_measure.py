@@ -8,11 +8,12 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
-from explainer.figures.base import HERE, Figure, FigureState, FigureView, module_source
+from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
+from explainer.figures.ndcg import MAX_GRADE
+from explainer.figures.params import Grades
 from explainer.measures import MEASURES
 
 LENGTH = 8
-MAX_GRADE = 3
 
 
 @dataclass(frozen=True)
@@ -81,27 +82,26 @@ DEMOS = {
 assert set(DEMOS) == {m.key for m in MEASURES}, "every measure needs a demo"
 
 
-class Ranking(param.List):
-    """A short ranked list for a demo: LENGTH grades 0..MAX_GRADE, or None for unjudged."""
-
-    def _validate(self, val):
-        super()._validate(val)
-        if val is None:
-            return
-        if len(val) != LENGTH or not all(
-            g is None or (isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= MAX_GRADE) for g in val
-        ):
-            raise ValueError(f"{self.name} must be {LENGTH} grades from 0 to {MAX_GRADE} (or None), got {val!r}")
-
-
 class WhichMeasureState(FigureState):
     """What the reader of figure 5 changes: the chosen measure, and the two lists it compares."""
 
     fields = ("measure", "a", "b")
 
     measure = param.Selector(default="precision", objects=list(DEMOS), doc="The chosen row of the table.")
-    a = Ranking(default=list(DEMOS["precision"].a), doc="List A, rank 1 first.")
-    b = Ranking(default=list(DEMOS["precision"].b), doc="List B, rank 1 first.")
+    a = Grades(
+        default=list(DEMOS["precision"].a),
+        highest=MAX_GRADE,
+        unjudged=True,
+        bounds=(LENGTH, LENGTH),
+        doc="List A, rank 1 first: grades, None where unjudged.",
+    )
+    b = Grades(
+        default=list(DEMOS["precision"].b),
+        highest=MAX_GRADE,
+        unjudged=True,
+        bounds=(LENGTH, LENGTH),
+        doc="List B, rank 1 first: grades, None where unjudged.",
+    )
 
     def choose(self, measure: str) -> None:
         """Choose a row: its measure and the two lists of its demo."""
@@ -161,3 +161,22 @@ class WhichMeasureFigure(Figure):
 
     state_class = WhichMeasureState
     view_class = WhichMeasureView
+
+
+PAGE = FigurePage(
+    name="which-measure",
+    title="Which measure answers which question",
+    caption="Choose a measure to see two lists it cannot tell apart, while other measures can.",
+    figure=WhichMeasureFigure,
+    shows="the table of measures; choosing one shows two lists it cannot tell apart",
+    url_keys=(
+        UrlKey("measure"),
+        UrlKey(
+            "a",
+            "the first list: {a[length]} grades, {a[min_grade]} to {a[max_grade]} or `?` for unjudged"
+            " (written once changed)",
+        ),
+        UrlKey("b", "the second list, the same way"),
+    ),
+    example="measure=ap",
+)
