@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The one entry point a newcomer needs.
 #   ./serve.sh [options]      serve the explainer on http://localhost:5006 (see --help)
-#   ./serve.sh test [args]    install the test tools, find a Chromium, run the whole suite
+#   ./serve.sh test [args]    install the test tools, lint, find a Chromium, run the whole suite
+#   ./serve.sh lint           lint only: ruff (Python) and, where Node.js is installed, ESLint
 #   ./serve.sh export DIR     write the pages as self-contained HTML files
 #   ./serve.sh screenshots    regenerate the README's screenshots in assets/
-# Everything is installed into .venv beside this file on first use.
+#   ./serve.sh bench          measure the figures in Chromium (tests/bench/bench.py)
+# Everything is installed into .venv (and ESLint into tests/lint/node_modules) on first use.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -24,6 +26,36 @@ ensure_installed() {
     "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
     "$VENV/bin/python" -m pip install --quiet -e ".${extra:+[$extra]}" >&2
     echo "$want" >"$stamp"
+  fi
+}
+
+# Lint the tree: ruff checks and formatting for Python; ESLint for JavaScript where Node.js is.
+lint() {
+  if ! "$VENV/bin/ruff" check --quiet .; then
+    echo "Lint failed: ruff found the problems above (.venv/bin/ruff check --fix . mends many)." >&2
+    return 1
+  fi
+  if ! "$VENV/bin/ruff" format --check --quiet .; then
+    echo "Lint failed: the files above are not formatted (.venv/bin/ruff format . formats them)." >&2
+    return 1
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "Node.js is not installed: skipping ESLint, so the JavaScript is not linted." >&2
+    return 0
+  fi
+  local stamp=tests/lint/node_modules/.installed want
+  want=$(sha256sum tests/lint/package-lock.json | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "Installing ESLint into tests/lint/node_modules ..." >&2
+    if ! (cd tests/lint && npm ci --no-audit --no-fund --loglevel=error >&2); then
+      echo "Could not install ESLint (is the npm registry reachable?): skipping it, so the JavaScript is not linted." >&2
+      return 0
+    fi
+    echo "$want" >"$stamp"
+  fi
+  if ! tests/lint/node_modules/.bin/eslint --config tests/lint/eslint.config.mjs explainer tests; then
+    echo "Lint failed: ESLint found the problems above in the JavaScript." >&2
+    return 1
   fi
 }
 
@@ -55,12 +87,25 @@ case "${1:-}" in
   test)
     shift
     ensure_installed test
+    lint
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
-  screenshots | bench)
-    # These drive Chromium too, so they need the test tools.
+  lint)
+    ensure_installed test
+    lint
+    ;;
+  bench)
+    # The benchmark lives with the tests (it uses their server helpers and drives Chromium).
+    shift
+    ensure_installed test
+    EXPLAINER_CHROMIUM=$(find_chromium)
+    export EXPLAINER_CHROMIUM
+    exec "$VENV/bin/python" tests/bench/bench.py "$@"
+    ;;
+  screenshots)
+    # Screenshots drive Chromium too, so they need the test tools.
     ensure_installed test
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM

@@ -86,13 +86,6 @@ def screenshots(args: argparse.Namespace) -> None:
         print(f"Wrote {path}")
 
 
-def bench(args: argparse.Namespace) -> None:
-    """Measure the figures in Chromium against issue 7's goals; print a table, write JSON."""
-    from explainer.bench import FULL, QUICK, run
-
-    run(QUICK if args.quick else FULL, args.out)
-
-
 def _shown_host(address: str) -> str:
     return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
 
@@ -133,18 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
     shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
     shots_cmd.set_defaults(run=screenshots)
-    bench_cmd = commands.add_parser(
-        "bench", help="measure click, round-trip, load and memory times in Chromium (needs the test tools)"
-    )
-    bench_cmd.add_argument(
-        "--out",
-        type=Path,
-        default=Path("bench.json"),
-        metavar="FILE",
-        help="where to write the JSON (default %(default)s)",
-    )
-    bench_cmd.add_argument("--quick", action="store_true", help="tiny counts and short waits, for a smoke test")
-    bench_cmd.set_defaults(run=bench)
+    parser.command_names = tuple(commands.choices)  # what main() tells apart from serve's options
     return parser
 
 
@@ -153,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     called_as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or argv[0] not in parser._subparsers._group_actions[0].choices and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0] not in (*parser.command_names, "-h", "--help"):
         argv.insert(0, "serve")
     args = parser.parse_args(argv)
     if called_as_program and args.run is serve:

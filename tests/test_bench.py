@@ -12,8 +12,11 @@ import json
 import subprocess
 import sys
 from numbers import Number
+from pathlib import Path
 
 import pytest
+
+BENCH = Path(__file__).resolve().parent / "bench" / "bench.py"
 
 
 def _numbers(stats: dict) -> bool:
@@ -24,7 +27,7 @@ def _numbers(stats: dict) -> bool:
 def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     out = tmp_path / "bench.json"
     done = subprocess.run(
-        [sys.executable, "-m", "explainer.cli", "bench", "--quick", "--out", str(out)],
+        [sys.executable, str(BENCH), "--quick", "--out", str(out)],
         capture_output=True,
         text=True,
         timeout=240,

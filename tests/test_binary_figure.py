@@ -13,7 +13,7 @@ from explainer.figures.base import HERE, IMPORT_MAP
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.metrics import format_number
 
-from conftest import wait_python, wait_until
+from support.server import wait_python, wait_until
 
 pytestmark = pytest.mark.browser
 

@@ -27,7 +27,7 @@ from explainer.figures.conventions import (
 from explainer.figures.ndcg import ARTICLE_GRADES, TITLES
 from explainer.metrics import format_number as fmt
 
-from conftest import wait_python, wait_until
+from support.server import wait_python, wait_until
 
 ARTICLE = list(ARTICLE_GRADES)
 IDENTITY = list(range(8))

@@ -15,7 +15,7 @@ from explainer import metrics
 from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
 from explainer.metrics import format_number as fmt
 
-from conftest import wait_python, wait_until
+from support.server import wait_python, wait_until
 
 pytestmark = pytest.mark.browser
 

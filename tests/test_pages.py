@@ -15,7 +15,7 @@ from explainer.figures import BY_NAME, FIGURES
 from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
-from conftest import Server
+from support.server import Server
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from explainer import metrics
 from explainer.figures.queries import DEPTH, QueriesFigure
 from explainer.metrics import format_number as f
 
-from conftest import wait_until
+from support.server import wait_until
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ from explainer.figures.recall_kinds import (
 )
 from explainer.metrics import format_number as fmt
 
-from conftest import wait_python, wait_until
+from support.server import wait_python, wait_until
 
 BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
 

@@ -41,7 +41,7 @@ from explainer.figures.ndcg import TITLES as NDCG_TITLES
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 from explainer.pages import ROUTES
 
-from conftest import Server, answers, free_port, wait_until
+from support.server import Server, answers, free_port, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -1016,7 +1016,7 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
 @pytest.mark.slow
 def test_a_class_that_leaves_gives_its_memory_back_to_the_system():
     """Not only to Python's allocator: the server's resident memory falls back once the sessions have ended."""
-    from explainer.bench import SessionPool
+    from support.bokeh_client import SessionPool
 
     running = Server()
     pool = SessionPool(running.url)

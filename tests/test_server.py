@@ -21,7 +21,7 @@ from explainer import serving
 from explainer.cli import build_parser
 from explainer.serving import is_same_origin, network_address, serve_pages
 
-from conftest import Server, answers, free_port, wait_until
+from support.server import Server, answers, free_port, wait_until
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():

@@ -9,7 +9,7 @@ from explainer import metrics
 from explainer.figures.unjudged import ARTICLE_GRADES, OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
 from explainer.metrics import format_number as f
 
-from conftest import wait_until
+from support.server import wait_until
 
 UNJUDGED = (2, 3, 7)
 

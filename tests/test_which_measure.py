@@ -9,7 +9,7 @@ from explainer.figures.which_measure import DEMOS, WhichMeasureFigure, WhichMeas
 from explainer.measures import MEASURES
 from explainer.metrics import format_number as f
 
-from conftest import wait_until
+from support.server import wait_until
 
 
 @pytest.mark.parametrize("key", list(DEMOS))

@@ -1,6 +1,6 @@
-"""Issue 7's benchmark: how fast the figures answer, served and from an exported file.
+"""The benchmark: how fast the figures answer, served and from an exported file.
 
-``relevance-explainer bench [--out bench.json] [--quick]`` drives the system Chromium
+``./serve.sh bench [--out bench.json] [--quick]`` drives the system Chromium
 through Playwright, prints one table (each figure against its goal) and writes the same
 figures as JSON. ``--quick`` runs every measurement with tiny counts, for the smoke test.
 
@@ -38,7 +38,7 @@ What is measured, and how (every time in milliseconds):
   tied to the server's through ``Date.now()``, averaged (both read the system clock).
   The round trip is the later of the two: OK received and Python changed. With
   concurrent sessions, one measured browser page clicks while the other sessions are
-  lightweight clients in this process that speak Bokeh's protocol over the websocket
+  lightweight clients in this process (``support.bokeh_client``) that speak Bokeh's protocol over the websocket
   exactly as BokehJS does (fetch the page, connect, pull the document, send what the
   browser sends at start, then PATCH-DOC a new state about once a second each, each
   waiting for the OK to its previous one, as a browser's figure would not but a
@@ -65,30 +65,29 @@ so compare medians, and runs made when it was quiet.
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import json
 import os
 import platform
-import random
-import re
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
-import urllib.request
-import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the tests' support package, when run as a script
+
+from support.bokeh_client import SessionPool, summarize  # noqa: E402
+from support.server import ROOT, Server  # noqa: E402
+
 REFERENCE_PAGE = ROOT / "assets" / "bench-reference.html"
 
-# The goals of issue 7.
+# The goals.
 CLICK_P95_MS = 16.0
 CLICK_VS_REFERENCE = 1.5
 ROUND_TRIP_ONE_MS = 25.0
@@ -101,7 +100,12 @@ MEMORY_RETURNED_SHARE = 0.8
 
 # The query that marks the measured page in the round trip, and its k, which no other session uses.
 MEASURED_K = 7
-PROBE_ENV = "EXPLAINER_BENCH_PROBE"
+PROBE_ENV = "EXPLAINER_BENCH_PROBE"  # tells probe.py where to report
+
+# The JavaScript the benchmark runs in its pages, each file's opening comment says what it does.
+HARNESS_JS, WS_HOOK_JS, TTI_HOOK_JS = (
+    (HERE / name).read_text(encoding="utf-8") for name in ("harness.js", "ws_hook.js", "tti_hook.js")
+)
 
 
 @dataclass(frozen=True)
@@ -150,341 +154,18 @@ def _log(message: str) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def summarize(samples: list[float]) -> dict[str, float | int | None]:
-    """Count, median, 95th percentile (linear interpolation), min and max of ``samples``."""
-    if not samples:
-        return {"n": 0, "median": None, "p95": None, "min": None, "max": None}
-    ordered = sorted(samples)
-    position = 0.95 * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    p95 = ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-    return {
-        "n": len(ordered),
-        "median": round(statistics.median(ordered), 3),
-        "p95": round(p95, 3),
-        "min": round(ordered[0], 3),
-        "max": round(ordered[-1], 3),
-    }
-
-
-# --------------------------------------------------------------------------------------
-# JavaScript run in the pages
-# --------------------------------------------------------------------------------------
-
-# The in-page API, added to every page as an init script. It only defines functions,
-# so it costs nothing until the benchmark calls them.
-HARNESS_JS = r"""
-(() => {
-  /** Every element matching `selector` in the document and, recursively, in every open shadow root. */
-  function deepAll(selector, root = document, out = []) {
-    out.push(...root.querySelectorAll(selector));
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) deepAll(selector, el.shadowRoot, out);
-    return out;
-  }
-
-  /** Resolve after the next frame (or 100 ms if frames are throttled), as between a reader's clicks. */
-  function nextFrame() {
-    return new Promise((resolve) => {
-      const fallback = setTimeout(resolve, 100);
-      requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
-    });
-  }
-
-  /** Poll `get` every millisecond until it returns something, or throw after `timeoutMs`. */
-  async function until(get, timeoutMs, what) {
-    const end = performance.now() + timeoutMs;
-    for (;;) {
-      const value = get();
-      if (value !== undefined && value !== null) return value;
-      if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-  }
-
-  /** The figure is drawn: some metrics text is on the page. */
-  function ready() {
-    return deepAll(".metric-formula").some((el) => el.textContent.trim() !== "");
-  }
-
-  /**
-   * Click rows in a loop and time each until the text of the `watch` elements has changed.
-   * `ranks` are cycled through; with `promote`, a rank whose row has the same grade as
-   * the row above is skipped (swapping them changes no number). After each click the loop
-   * waits for the next frame and then `pauseMs`. Returns the times in ms from the click to
-   * the changed text, and to the layout done after it.
-   */
-  async function clicks({ ranks, watch, promote = false, count, warmup, pauseMs = 0, timeoutMs = 2000 }) {
-    const buttons = deepAll(".rl-activate");
-    const rows = deepAll(".rl-row");
-    const readouts = deepAll(watch);
-    if (!buttons.length || !readouts.length) throw new Error(`no .rl-activate rows or no ${watch} on the page`);
-    const text = () => readouts.map((el) => el.textContent).join("\n");
-    const textMs = [];
-    const layoutMs = [];
-    let failures = 0;
-    let cursor = 0;
-    for (let i = 0; i < warmup + count; i++) {
-      let rank;
-      for (let tries = 0; tries < ranks.length && rank === undefined; tries++) {
-        const r = ranks[cursor++ % ranks.length];
-        if (!promote || rows[r - 1].dataset.grade !== rows[r - 2].dataset.grade) rank = r;
-      }
-      if (rank === undefined) throw new Error("no row whose click would change the readout");
-      const before = text();
-      let changedAt = null;
-      let done;
-      const changed = new Promise((resolve) => (done = resolve));
-      const observer = new MutationObserver(() => {
-        const now = performance.now(); // first, so the comparison below is not counted
-        if (changedAt === null && text() !== before) {
-          changedAt = now;
-          done();
-        }
-      });
-      for (const el of readouts) observer.observe(el, { childList: true, characterData: true, subtree: true });
-      const timer = setTimeout(done, timeoutMs);
-      const t0 = performance.now();
-      buttons[rank - 1].click();
-      await changed;
-      clearTimeout(timer);
-      observer.disconnect();
-      if (changedAt === null) {
-        failures++;
-      } else {
-        readouts[0].getBoundingClientRect(); // forces the style and layout the change needs
-        const laidOut = performance.now();
-        if (i >= warmup) {
-          textMs.push(changedAt - t0);
-          layoutMs.push(laidOut - t0);
-        }
-      }
-      await nextFrame();
-      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-    return { textMs, layoutMs, failures };
-  }
-
-  /**
-   * One click for the round trip: click the row at `rank` and wait for the server's OK to
-   * the PATCH-DOC it caused (needs WS_HOOK_JS). Returns the click's time on the system
-   * clock (ms since the epoch), the times from the click to the PATCH sent and to the OK
-   * received, and the state the PATCH carried.
-   */
-  async function roundTrip(rank, timeoutMs = 15000) {
-    const ws = window.__benchWs;
-    const button = deepAll(".rl-activate")[rank - 1];
-    const mark = ws.sent.length;
-    const t0 = performance.now();
-    button.click();
-    const isPatch = (m) => m.msgtype === "PATCH-DOC" && m.state;
-    const patch = await until(() => ws.sent.slice(mark).find(isPatch), timeoutMs, "the PATCH-DOC");
-    const ackAt = await until(() => ws.oks.get(patch.msgid), timeoutMs, "the OK");
-    return {
-      t0Epoch: performance.timeOrigin + t0 + clockOffset(),
-      sentMs: patch.t - t0,
-      ackMs: ackAt - t0,
-      state: patch.state,
-    };
-  }
-
-  let offset = null;
-  /**
-   * What to add to timeOrigin + performance.now() to get the system clock (Date.now()).
-   * Date.now() ticks in whole milliseconds, so (Date.now() + 0.5) minus the fine clock,
-   * averaged over some 30 ms of readings, gives the offset to well under a millisecond.
-   */
-  function clockOffset() {
-    if (offset !== null) return offset;
-    let sum = 0;
-    let n = 0;
-    const end = performance.now() + 30;
-    while (performance.now() < end) {
-      sum += Date.now() + 0.5 - (performance.timeOrigin + performance.now());
-      n++;
-    }
-    return (offset = sum / n);
-  }
-
-  window.__bench = { deepAll, ready, clicks, roundTrip, clockOffset };
-})();
-"""
-
-# Init script for the round trip: timestamps Bokeh's protocol frames in the page. A
-# Bokeh message is a header frame ({"msgid", "msgtype", "reqid"?}), a metadata frame and
-# a content frame; only short frames are parsed, so the document itself never is.
-WS_HOOK_JS = r"""
-(() => {
-  const ws = (window.__benchWs = { sent: [], oks: new Map() });
-  const Native = window.WebSocket;
-  const header = (data) => {
-    if (typeof data !== "string" || data.length > 400 || !data.includes('"msgtype"')) return null;
-    try { return JSON.parse(data); } catch { return null; }
-  };
-  class Timed extends Native {
-    constructor(...args) {
-      super(...args);
-      // Added before BokehJS sets onmessage, so it runs first.
-      this.addEventListener("message", (event) => {
-        const now = performance.now();
-        const h = header(event.data);
-        if (h && h.msgtype === "OK" && h.reqid) ws.oks.set(h.reqid, now);
-      });
-    }
-    send(data) {
-      const now = performance.now();
-      const h = header(data);
-      if (h) {
-        ws.sent.push({ t: now, msgid: h.msgid, msgtype: h.msgtype, state: null });
-      } else if (typeof data === "string" && data.length < 4000 && data.startsWith('{"events"')) {
-        // The content of the PATCH just announced: keep the figure state it sends.
-        try {
-          const change = JSON.parse(data).events.find((e) => e.kind === "ModelChanged" && e.attr === "state");
-          const last = ws.sent[ws.sent.length - 1];
-          if (change && last) last.state = Object.fromEntries(change.new.entries);
-        } catch {}
-      }
-      return super.send(data);
-    }
-  }
-  window.WebSocket = Timed;
-})();
-"""
-
-# Init script for time to interactive: watch every shadow root as it is attached; once a
-# root holds metrics text and rows, click a row and, if the text changed, note the time.
-# Then every observer is dropped, so the rest of the page runs unwatched.
-TTI_HOOK_JS = r"""
-(() => {
-  const RANK = 2; // figure 1: flips rank 2 (P@k changes); figure 2: promotes rank 2 (DCG changes)
-  const tti = (window.__benchTti = { ready: null, misses: 0 });
-  const observers = [];
-  const check = (root) => {
-    if (tti.ready !== null) return;
-    const formulas = [...root.querySelectorAll(".metric-formula")];
-    const buttons = root.querySelectorAll(".rl-activate");
-    if (!formulas.length || buttons.length < RANK) return;
-    const text = () => formulas.map((el) => el.textContent).join("\n");
-    const before = text();
-    if (!before.trim()) return;
-    buttons[RANK - 1].click(); // the figures redraw synchronously in the click handler
-    if (text() === before) { tti.misses++; return; }
-    tti.ready = performance.now();
-    for (const observer of observers) observer.disconnect();
-  };
-  const watch = (root) => {
-    const observer = new MutationObserver(() => check(root));
-    observer.observe(root, { childList: true, subtree: true, characterData: true });
-    observers.push(observer);
-  };
-  watch(document);
-  const attachShadow = Element.prototype.attachShadow;
-  Element.prototype.attachShadow = function (init) {
-    const root = attachShadow.call(this, init);
-    if (tti.ready === null) watch(root);
-    return root;
-  };
-})();
-"""
-
-# The probe installed in the served process as sitecustomize.py (round trip only).
-PROBE_SOURCE = f'''\
-"""Installed by explainer.bench in the server it starts: report each figure state change over UDP.
-
-Figure._pull is where a value from the browser reaches the FigureState (after Panel's
-debounce); the report is sent right after, with the wall-clock time and the new state.
-"""
-import json
-import os
-import socket
-import time
-
-from explainer.figures import base
-
-_host, _port = os.environ["{PROBE_ENV}"].rsplit(":", 1)
-_address = (_host, int(_port))
-_socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-_pull = base.Figure._pull
-
-
-def _reporting_pull(self, event):
-    _pull(self, event)
-    report = {{"t": time.time(), "state": self.state.to_dict()}}
-    _socket.sendto(json.dumps(report).encode(), _address)
-
-
-base.Figure._pull = _reporting_pull
-'''
-
-
 # --------------------------------------------------------------------------------------
 # The server under test
 # --------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that is free now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """``python -m explainer.cli serve`` in a subprocess on a free port; with ``probe``, the state probe installed."""
-
-    def __init__(self, workdir: Path, probe: tuple[str, int] | None = None):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / f"server-{self.port}.log"
-        env = dict(os.environ)
-        if probe:
-            probe_dir = workdir / "probe"
-            probe_dir.mkdir(exist_ok=True)
-            (probe_dir / "sitecustomize.py").write_text(PROBE_SOURCE, encoding="utf-8")
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(probe_dir), env.get("PYTHONPATH")]))
-            env[PROBE_ENV] = f"{probe[0]}:{probe[1]}"
-        with open(self.log_path, "w") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-
-    def wait_ready(self, timeout: float = 120.0) -> None:
-        """Wait until the server answers, or raise with its log.
-
-        It asks for the favicon, not a page, so that no session is made: the memory
-        server must be idle when its first reading is taken.
-        """
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log()}")
-            try:
-                with urllib.request.urlopen(self.url + "/favicon.ico", timeout=5):
-                    return
-            except urllib.error.HTTPError:
-                return  # an HTTP answer of any kind: the server is up
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
-
-    def rss_mb(self) -> float:
-        import psutil
-
-        return psutil.Process(self.process.pid).memory_info().rss / 2**20
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+def probed_server(workdir: Path, report_to: tuple[str, int]) -> Server:
+    """A server with probe.py installed as its sitecustomize, reporting to ``report_to``; not yet ready."""
+    probe_dir = workdir / "probe"
+    probe_dir.mkdir(exist_ok=True)
+    shutil.copy(HERE / "probe.py", probe_dir / "sitecustomize.py")
+    path = os.pathsep.join(filter(None, [str(probe_dir), os.environ.get("PYTHONPATH")]))
+    return Server(env={"PYTHONPATH": path, PROBE_ENV: f"{report_to[0]}:{report_to[1]}"}, wait=False)
 
 
 class ProbeListener:
@@ -523,233 +204,6 @@ class ProbeListener:
 
     def close(self) -> None:
         self.socket.close()
-
-
-# --------------------------------------------------------------------------------------
-# Sessions without a browser: Bokeh's protocol over a websocket
-# --------------------------------------------------------------------------------------
-
-# What BokehJS sends right after it pulled the document (the served pages have no
-# browser-info model, so nothing else).
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
-
-
-def _models(node: Any):
-    """Every serialized Bokeh model object in a PULL-DOC-REPLY's document, depth first."""
-    if isinstance(node, dict):
-        if node.get("type") == "object" and "attributes" in node:
-            yield node
-        for value in node.values():
-            yield from _models(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _models(value)
-
-
-def _decode_map(value: Any) -> dict[str, Any]:
-    return dict(value["entries"]) if isinstance(value, dict) and value.get("type") == "map" else value
-
-
-class BokehClient:
-    """One session of figure 1, opened and clicked as BokehJS does it, with no browser.
-
-    It fetches the page (the server builds the session's document), connects the
-    websocket with the page's token, pulls the document, sends the browser's start-up
-    messages, and then, per click, a PATCH-DOC of the figure's new state, waiting for the
-    server's OK. Rows flip as in binary.js.
-    """
-
-    def __init__(self, base_url: str, path: str = "/binary"):
-        self.base_url = base_url
-        self.path = path
-        self.ws = None
-        self.waiters: dict[str, asyncio.Future] = {}
-        self.acked = asyncio.Event()
-        self.state_model: str | None = None
-        self.state: dict[str, Any] = {}
-        self.ack_ms: list[float] = []
-        self.failures = 0
-        self._reader: asyncio.Task | None = None
-
-    async def open(self, timeout: float = 120.0) -> None:
-        """Open the session as a browser would, up to the figure being ready for clicks."""
-        from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-        from tornado.websocket import websocket_connect
-
-        page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
-        token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
-        request = HTTPRequest(
-            "ws" + self.base_url.removeprefix("http") + self.path + "/ws",
-            headers={"Origin": self.base_url},
-            connect_timeout=timeout,
-            request_timeout=timeout,
-        )
-        self.ws = await websocket_connect(request, subprotocols=["bokeh", token], max_message_size=2**28)
-        # Like a browser's: small frames leave at once rather than after the previous one's ACK.
-        self.ws.protocol.stream.set_nodelay(True)
-        self._reader = asyncio.ensure_future(self._read())
-        await asyncio.wait_for(self.acked.wait(), timeout)
-        _, reply = await self.send("PULL-DOC-REQ", {}, timeout)
-        models = list(_models(reply["doc"]))
-        # The figure's data model: the one holding `state` (with the relevance of each row).
-        view = next(m for m in models if "relevant" in _decode_map(m["attributes"].get("state", {})))
-        self.state_model = view["id"]
-        self.state = _decode_map(view["attributes"]["state"])
-        await self.send("PATCH-DOC", {"events": [DOCUMENT_READY]}, timeout)
-
-    @staticmethod
-    def _change(model: str, attr: str, new: Any) -> dict[str, Any]:
-        return {"events": [{"kind": "ModelChanged", "model": {"id": model}, "attr": attr, "new": new}]}
-
-    async def click(self, rank: int, timeout: float = 30.0) -> None:
-        """Flip the row at ``rank`` (1-based) and send the new state; record the time to the OK."""
-        relevant = list(self.state["relevant"])
-        relevant[rank - 1] = not relevant[rank - 1]
-        missed = min(max(self.state["missed"] + (-1 if relevant[rank - 1] else 1), 0), 12)
-        self.state = {**self.state, "relevant": relevant, "missed": missed}
-        entries = [["relevant", relevant], ["k", self.state["k"]], ["missed", missed]]
-        start = time.perf_counter()
-        try:
-            change = self._change(self.state_model, "state", {"type": "map", "entries": entries})
-            await self.send("PATCH-DOC", change, timeout)
-            self.ack_ms.append((time.perf_counter() - start) * 1000)
-        except (asyncio.TimeoutError, ConnectionError):
-            self.failures += 1
-
-    async def send(self, msgtype: str, content: dict, timeout: float = 30.0):
-        """Send one message and wait for the reply to it: its (header, content), content None for an OK."""
-        msgid = uuid.uuid4().hex
-        reply = asyncio.get_running_loop().create_future()
-        self.waiters[msgid] = reply
-        frames = ({"msgid": msgid, "msgtype": msgtype}, {}, content)
-        # All three frames are queued before any await, so messages sent concurrently never interleave.
-        writes = [self.ws.write_message(json.dumps(frame, separators=(",", ":"))) for frame in frames]
-        try:
-            await asyncio.gather(*writes)
-            return await asyncio.wait_for(reply, timeout)
-        finally:
-            self.waiters.pop(msgid, None)
-
-    async def _read(self) -> None:
-        """Read whole messages (header, metadata, content, buffers) and hand replies to their waiters."""
-        while True:
-            frame = await self.ws.read_message()
-            if frame is None:
-                break
-            header = json.loads(frame)
-            metadata = await self.ws.read_message()
-            content = await self.ws.read_message()
-            for _ in range(2 * header.get("num_buffers", 0)):
-                await self.ws.read_message()
-            if metadata is None or content is None:
-                break
-            if header["msgtype"] == "ACK":
-                self.acked.set()
-            waiter = self.waiters.get(header.get("reqid"))
-            if waiter and not waiter.done():
-                if header["msgtype"] == "ERROR":
-                    waiter.set_exception(ConnectionError(content))
-                else:
-                    waiter.set_result((header, json.loads(content) if header["msgtype"] != "OK" else None))
-        for waiter in self.waiters.values():
-            if not waiter.done():
-                waiter.set_exception(ConnectionError("websocket closed"))
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            self.ws.close()
-        if self._reader is not None:
-            try:
-                await asyncio.wait_for(self._reader, 10)
-            except (asyncio.TimeoutError, ConnectionError):
-                self._reader.cancel()
-
-
-class SessionPool:
-    """Browserless sessions of one server, run by an asyncio loop in a thread of this process."""
-
-    def __init__(self, base_url: str):
-        self.base_url = base_url
-        self.clients: list[BokehClient] = []
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="bench-sessions", daemon=True)
-        self.thread.start()
-        self._stop: asyncio.Event | None = None
-        self._clicking: list[asyncio.Future] = []
-
-    def _run(self, coroutine, timeout: float):
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def open(self, count: int, timeout: float = 600.0) -> None:
-        """Open ``count`` more sessions, a few at a time as a class arriving would."""
-
-        async def open_all():
-            gate = asyncio.Semaphore(4)
-
-            async def one():
-                async with gate:
-                    client = BokehClient(self.base_url)
-                    await client.open()
-                    self.clients.append(client)
-
-            await asyncio.gather(*(one() for _ in range(count)))
-
-        self._run(open_all(), timeout)
-
-    def start_clicking(self, interval: float, seed: int = 7) -> None:
-        """Every session clicks a random row, then pauses 0.5 to 1.5 times ``interval``, until stopped."""
-
-        async def start():
-            self._stop = asyncio.Event()
-            for i, client in enumerate(self.clients):
-                loop = self._click_loop(client, interval, random.Random(seed + i))
-                self._clicking.append(asyncio.ensure_future(loop))
-
-        self._run(start(), 30)
-
-    async def _click_loop(
-        self, client: BokehClient, interval: float, rng: random.Random, limit_s: float = 1800
-    ) -> None:
-        deadline = time.monotonic() + limit_s  # a bound in case nobody stops it
-        await asyncio.sleep(rng.uniform(0, interval))  # spread the sessions' clicks over time
-        while not self._stop.is_set() and time.monotonic() < deadline:
-            await client.click(rng.randint(1, 12))
-            try:
-                await asyncio.wait_for(self._stop.wait(), rng.uniform(0.5, 1.5) * interval)
-            except asyncio.TimeoutError:
-                pass
-
-    def stop_clicking(self) -> dict[str, Any]:
-        """Stop the clicks; returns the server's OK times and failures seen by these sessions."""
-
-        async def stop():
-            self._stop.set()
-            await asyncio.gather(*self._clicking, return_exceptions=True)
-            self._clicking = []
-
-        self._run(stop(), 60)
-        acks = [ms for client in self.clients for ms in client.ack_ms]
-        return {"clicks": len(acks), "ack_ms": summarize(acks), "failures": sum(c.failures for c in self.clients)}
-
-    def close_all(self) -> None:
-        """Close every session's websocket (the server then expires the sessions)."""
-
-        async def close():
-            await asyncio.gather(*(client.close() for client in self.clients), return_exceptions=True)
-
-        self._run(close(), 120)
-        self.clients = []
-
-    def shutdown(self) -> None:
-        """Close what is open and stop the thread."""
-        if self.clients:
-            self.close_all()
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
 
 
 # --------------------------------------------------------------------------------------
@@ -1202,8 +656,8 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
         # Everything that only waits starts at once: the export, the measured server, and
         # the memory server (kept idle until its turn, so it is fresh).
         exporting = export_files(workdir)
-        server = Server(workdir, probe=probe.address)
-        memory_server = Server(workdir)
+        server = probed_server(workdir, probe.address)
+        memory_server = Server(wait=False)
         try:
             server.wait_ready()
             memory_server.wait_ready()
@@ -1275,3 +729,18 @@ def _cpu_seconds(server: Server) -> float:
 
     times = psutil.Process(server.process.pid).cpu_times()
     return times.user + times.system
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``./serve.sh bench [--out FILE] [--quick]``."""
+    parser = argparse.ArgumentParser(prog="./serve.sh bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--out", type=Path, default=Path("bench.json"), help="where to write the JSON (default %(default)s)"
+    )
+    parser.add_argument("--quick", action="store_true", help="tiny counts and short waits, for a smoke test")
+    args = parser.parse_args(argv)
+    run(QUICK if args.quick else FULL, args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+// The benchmark's in-page API, added to every measured page as an init script. It only
+// defines functions, so it costs nothing until the benchmark calls them.
+(() => {
+  /** Every element matching `selector` in the document and, recursively, in every open shadow root. */
+  function deepAll(selector, root = document, out = []) {
+    out.push(...root.querySelectorAll(selector));
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) deepAll(selector, el.shadowRoot, out);
+    return out;
+  }
+
+  /** Resolve after the next frame (or 100 ms if frames are throttled), as between a reader's clicks. */
+  function nextFrame() {
+    return new Promise((resolve) => {
+      const fallback = setTimeout(resolve, 100);
+      requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
+    });
+  }
+
+  /** Poll `get` every millisecond until it returns something, or throw after `timeoutMs`. */
+  async function until(get, timeoutMs, what) {
+    const end = performance.now() + timeoutMs;
+    for (;;) {
+      const value = get();
+      if (value !== undefined && value !== null) return value;
+      if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  /** The figure is drawn: some metrics text is on the page. */
+  function ready() {
+    return deepAll(".metric-formula").some((el) => el.textContent.trim() !== "");
+  }
+
+  /**
+   * Click rows in a loop and time each until the text of the `watch` elements has changed.
+   * `ranks` are cycled through; with `promote`, a rank whose row has the same grade as
+   * the row above is skipped (swapping them changes no number). After each click the loop
+   * waits for the next frame and then `pauseMs`. Returns the times in ms from the click to
+   * the changed text, and to the layout done after it.
+   */
+  async function clicks({ ranks, watch, promote = false, count, warmup, pauseMs = 0, timeoutMs = 2000 }) {
+    const buttons = deepAll(".rl-activate");
+    const rows = deepAll(".rl-row");
+    const readouts = deepAll(watch);
+    if (!buttons.length || !readouts.length) throw new Error(`no .rl-activate rows or no ${watch} on the page`);
+    const text = () => readouts.map((el) => el.textContent).join("\n");
+    const textMs = [];
+    const layoutMs = [];
+    let failures = 0;
+    let cursor = 0;
+    for (let i = 0; i < warmup + count; i++) {
+      let rank;
+      for (let tries = 0; tries < ranks.length && rank === undefined; tries++) {
+        const r = ranks[cursor++ % ranks.length];
+        if (!promote || rows[r - 1].dataset.grade !== rows[r - 2].dataset.grade) rank = r;
+      }
+      if (rank === undefined) throw new Error("no row whose click would change the readout");
+      const before = text();
+      let changedAt = null;
+      let done;
+      const changed = new Promise((resolve) => (done = resolve));
+      const observer = new MutationObserver(() => {
+        const now = performance.now(); // first, so the comparison below is not counted
+        if (changedAt === null && text() !== before) {
+          changedAt = now;
+          done();
+        }
+      });
+      for (const el of readouts) observer.observe(el, { childList: true, characterData: true, subtree: true });
+      const timer = setTimeout(done, timeoutMs);
+      const t0 = performance.now();
+      buttons[rank - 1].click();
+      await changed;
+      clearTimeout(timer);
+      observer.disconnect();
+      if (changedAt === null) {
+        failures++;
+      } else {
+        readouts[0].getBoundingClientRect(); // forces the style and layout the change needs
+        const laidOut = performance.now();
+        if (i >= warmup) {
+          textMs.push(changedAt - t0);
+          layoutMs.push(laidOut - t0);
+        }
+      }
+      await nextFrame();
+      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    return { textMs, layoutMs, failures };
+  }
+
+  /**
+   * One click for the round trip: click the row at `rank` and wait for the server's OK to
+   * the PATCH-DOC it caused (needs WS_HOOK_JS). Returns the click's time on the system
+   * clock (ms since the epoch), the times from the click to the PATCH sent and to the OK
+   * received, and the state the PATCH carried.
+   */
+  async function roundTrip(rank, timeoutMs = 15000) {
+    const ws = window.__benchWs;
+    const button = deepAll(".rl-activate")[rank - 1];
+    const mark = ws.sent.length;
+    const t0 = performance.now();
+    button.click();
+    const isPatch = (m) => m.msgtype === "PATCH-DOC" && m.state;
+    const patch = await until(() => ws.sent.slice(mark).find(isPatch), timeoutMs, "the PATCH-DOC");
+    const ackAt = await until(() => ws.oks.get(patch.msgid), timeoutMs, "the OK");
+    return {
+      t0Epoch: performance.timeOrigin + t0 + clockOffset(),
+      sentMs: patch.t - t0,
+      ackMs: ackAt - t0,
+      state: patch.state,
+    };
+  }
+
+  let offset = null;
+  /**
+   * What to add to timeOrigin + performance.now() to get the system clock (Date.now()).
+   * Date.now() ticks in whole milliseconds, so (Date.now() + 0.5) minus the fine clock,
+   * averaged over some 30 ms of readings, gives the offset to well under a millisecond.
+   */
+  function clockOffset() {
+    if (offset !== null) return offset;
+    let sum = 0;
+    let n = 0;
+    const end = performance.now() + 30;
+    while (performance.now() < end) {
+      sum += Date.now() + 0.5 - (performance.timeOrigin + performance.now());
+      n++;
+    }
+    return (offset = sum / n);
+  }
+
+  window.__bench = { deepAll, ready, clicks, roundTrip, clockOffset };
+})();

@@ -1,0 +1,31 @@
+// ESLint for the explainer's JavaScript: the browser modules of the package (ES modules) and the
+// benchmark's and tests' page scripts (plain scripts run in a page). ./serve.sh test runs it.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  {
+    // Patterns are relative to the working directory: ./serve.sh runs ESLint from the repository.
+    files: ["explainer/**/*.js"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: "latest", sourceType: "module", globals: globals.browser },
+    rules: {
+      ...js.configs.recommended.rules,
+      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      "prefer-const": "error",
+      eqeqeq: ["error", "always"],
+    },
+  },
+  {
+    files: ["tests/**/*.js"],
+    ignores: ["tests/lint/**"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: "latest", sourceType: "script", globals: globals.browser },
+    rules: {
+      ...js.configs.recommended.rules,
+      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      "prefer-const": "error",
+      eqeqeq: ["error", "always"],
+    },
+  },
+];

@@ -1,0 +1,113 @@
+"""A served explainer for the tests and the benchmark, and the waits that go with one."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(url: str) -> bool:
+    """Whether ``url`` answers an HTTP GET at all (any status but a refused or dropped connection)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+def wait_until(condition, timeout: float = 10.0, message: str = "condition") -> None:
+    """Poll ``condition`` (a callable) until it is true, failing after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out after {timeout} s waiting for {message}")
+
+
+def wait_python(figure, condition, message: str, timeout: float = 10.0) -> None:
+    """Wait until Python's ``figure`` shows a change the page made, and Panel has finished handling it.
+
+    Panel sets the figure's state while it handles the page's message; a change made from
+    this (the test's) thread before it is done would be taken for that message's echo and
+    never sent to the page. (In a served app and in a notebook, Python's changes run on the
+    thread that handles messages, so they cannot land in between.)
+    """
+    wait_until(lambda: condition() and not figure.view._changing, timeout=timeout, message=message)
+
+
+class Server:
+    """``relevance-explainer serve`` in a subprocess on a port of its own; restartable, one log across its lives.
+
+    ``env`` adds to the environment (the benchmark's probe); with ``wait=False`` the caller
+    waits with ``wait_ready`` (to start several servers at once). Readiness is asked of the
+    favicon, not of a page, so that waiting makes no session.
+    """
+
+    def __init__(self, *extra_args: str, env: dict[str, str] | None = None, wait: bool = True):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.args = extra_args
+        self.env = {**os.environ, **(env or {})}
+        self.log_path = Path(tempfile.gettempdir()) / f"explainer-server-{self.port}.log"
+        self.log_path.write_text("")
+        self.process: subprocess.Popen | None = None
+        self.start(wait=wait)
+
+    def start(self, wait: bool = True) -> None:
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser", *self.args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env=self.env,
+            )
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Wait until the server answers, or raise with the end of its log."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log()[-4000:]}")
+            if answers(self.url + "/favicon.ico"):
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.url} did not answer within {timeout} s:\n{self.log()[-4000:]}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def rss_mb(self) -> float:
+        import psutil
+
+        return psutil.Process(self.process.pid).memory_info().rss / 2**20
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
