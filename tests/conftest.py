@@ -28,6 +28,16 @@ def server():
     running.stop()
 
 
+@pytest.fixture(scope="session")
+def exported_site(tmp_path_factory):
+    """Every page exported once, as ``relevance-explainer export DIR`` writes them, for the whole session."""
+    from explainer.cli import main
+
+    site = tmp_path_factory.mktemp("site")
+    main(["export", str(site)])
+    return site
+
+
 @pytest.fixture
 def serve_object():
     """Serve Panel objects of this test process (so the test can read their Python state); returns their URL."""

@@ -15,35 +15,15 @@ from explainer import metrics
 from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
 from explainer.metrics import format_number as fmt
 
-from support.server import wait_python, wait_until
+from support.expected import dcg_sum_text, ranked
+from support.page import ShownFigure
+from support.server import wait_until
 
 pytestmark = pytest.mark.browser
 
 ARTICLE = [1, 3, 0, 2, 0, 3, 1, 2]
 IDENTITY = list(range(8))
-BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
-
-# The innermost focused element, through open shadow roots.
-ACTIVE = """() => {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  if (!a) return null;
-  return {
-    tag: a.tagName.toLowerCase(),
-    cls: typeof a.className === "string" ? a.className : "",
-    type: a.type || "",
-    value: a.value || "",
-    label: a.getAttribute("aria-label") || "",
-    rank: a.closest(".rl-row") ? a.closest(".rl-row").dataset.rank : "",
-  };
-}"""
-
-
 # -- expected texts, from the metrics core ---------------------------------------------------
-
-
-def ranked(grades, order):
-    return [grades[doc] for doc in order]
 
 
 def ndcg_text(grades, k, gain):
@@ -54,8 +34,7 @@ def ndcg_text(grades, k, gain):
 
 def sum_text(name, grades, k, gain):
     """'DCG@k = g/log2(2) + g/log2(3) + ... = total', gains over log2(rank + 1)."""
-    parts = [f"{metrics.gain_value(g, gain):g}/{fmt(1 / metrics.discount(i))}" for i, g in enumerate(grades[:k], 1)]
-    return f"{name}@{k} = {' + '.join(parts)} = {fmt(metrics.dcg_at_k(grades, k, gain))}"
+    return f"{name}@{k} = {dcg_sum_text(grades, k, gain)}"
 
 
 def announcement(grades, k, gain):
@@ -79,35 +58,22 @@ def first_inversion(grades):
 # -- the page ----------------------------------------------------------------------------------
 
 
-class Fig:
-    """Locators of one served NdcgFigure, and the figure itself."""
+class Fig(ShownFigure):
+    """One served NdcgFigure: its list, arithmetic, ideal table and player, and the figure itself."""
+
+    root_class = ".fig-ndcg"
 
     def __init__(self, page, figure):
-        self.page = page
-        self.figure = figure
-        self.root = page.locator(".fig-ndcg")
+        super().__init__(page, figure)
         self.ndcg = page.locator(".metric-ndcgText .metric-formula")
         self.dcg = page.locator(".metric-dcgText .metric-formula")
         self.idcg = page.locator(".metric-idcgText .metric-formula")
-        self.marker = page.locator(".rl-cutoff")
-        self.handle = page.locator(".rl-cutoff-handle")
         self.status = page.locator(".player-status")
-        self.hint = page.locator(".fig-hint")
-        self.live = page.locator(".fig-frame [aria-live=polite]")
         self.play = page.locator(".player button").first
         self.step = page.get_by_role("button", name="One step of the animation")
         self.reset = page.get_by_role("button", name="Reset")
         self.rows = page.locator(".rl-row")
         self.ideal_rows = page.locator(".ideal-table tbody tr")
-
-    def row(self, rank):
-        return self.page.locator(f'.rl-row[data-rank="{rank}"]')
-
-    def button(self, rank):
-        return self.row(rank).locator("button.rl-activate")
-
-    def select(self, rank):
-        return self.row(rank).locator("select.grade-select")
 
     def gain(self, value):
         return self.page.locator(f"input[name=gain][value={value}]")
@@ -128,25 +94,6 @@ class Fig:
     def expect_selects(self, ranked_grades):
         for rank, grade in enumerate(ranked_grades, 1):
             expect(self.select(rank)).to_have_value(str(grade))
-
-    def wait_python(self, **expected):
-        """Python's figure.state reaches these values, and Panel is done with the page's message."""
-        wait_python(
-            self.figure,
-            lambda: all(getattr(self.figure.state, name) == value for name, value in expected.items()),
-            message=f"Python to see {expected} (has {self.figure.state.to_dict()})",
-        )
-
-    def active(self):
-        return self.page.evaluate(ACTIVE)
-
-    def assert_clean_text(self):
-        text = self.root.text_content()
-        assert not BAD_WORDS.search(text), text
-        labels = self.page.locator(".fig-ndcg [aria-label], .fig-ndcg [aria-valuetext]").evaluate_all(
-            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('aria-valuetext') || ''))"
-        )
-        assert not [label for label in labels if BAD_WORDS.search(label)], labels
 
 
 @pytest.fixture
@@ -422,14 +369,7 @@ def test_changing_a_grade_with_the_select(fig):
 
 def test_keyboard_only(fig):
     # One round of Tab from the top of the page, until the focus leaves the figure.
-    fig.page.locator("body").focus()
-    seen = []
-    for _ in range(40):
-        fig.page.keyboard.press("Tab")
-        active = fig.active()
-        if active is None or active["tag"] == "body":
-            break
-        seen.append(active)
+    seen = fig.tab_stops()
 
     def where(predicate, what):
         hits = [i for i, a in enumerate(seen) if predicate(a)]
@@ -450,35 +390,27 @@ def test_keyboard_only(fig):
     assert len(seen) == 1 + 3 + 8 + 8 + 1, seen
 
     # And each one works from the keyboard alone.
-    def tab_to(predicate, key="Shift+Tab"):
-        for _ in range(40):
-            active = fig.active()
-            if active and predicate(active):
-                return
-            fig.page.keyboard.press(key)
-        raise AssertionError(f"{key} never reached the element; at {fig.active()}")
-
-    tab_to(lambda a: "rl-cutoff" in a["cls"])
+    fig.tab_to(lambda a: "rl-cutoff" in a["cls"])
     fig.page.keyboard.press("Home")
     expect(fig.handle).to_have_text("k = 1")
     fig.page.keyboard.press("End")
     expect(fig.handle).to_have_text("k = 8")
 
-    tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "4")
+    fig.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "4")
     fig.page.keyboard.press("Enter")  # rank 4 up to rank 3
     order = [0, 1, 3, 2, 4, 5, 6, 7]
     fig.expect_state(ARTICLE, order, 8, "exponential")
     fig.wait_python(order=order)
 
-    tab_to(lambda a: a["type"] == "radio")
+    fig.tab_to(lambda a: a["type"] == "radio")
     fig.page.keyboard.press("ArrowDown")
     fig.expect_state(ARTICLE, order, 8, "linear")
     fig.wait_python(gain="linear")
 
-    tab_to(lambda a: a["label"] == "One step of the animation", "Tab")
+    fig.tab_to(lambda a: a["label"] == "One step of the animation", "Tab")
     fig.page.keyboard.press("Enter")
     expect(fig.handle).to_have_text("k = 1")
-    tab_to(lambda a: "fig-reset" in a["cls"])
+    fig.tab_to(lambda a: "fig-reset" in a["cls"])
     fig.page.keyboard.press("Space")
     fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
     wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")

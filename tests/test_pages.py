@@ -10,11 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics
-from explainer.cli import main as cli_main
 from explainer.figures import BY_NAME, FIGURES
 from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
+from support.page import MARKDOWN_TEXT, watch_page
 from support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -23,20 +23,13 @@ f = metrics.format_number
 
 
 def watch_errors(page) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
+    """The page's console errors and uncaught exceptions, as they come (dialogs are dismissed)."""
+    return watch_page(page)["errors"]
 
 
 def formula(page, selector: str):
     return page.locator(f"{selector} .metric-formula")
 
-
-# A Markdown pane's text lives in a div of its shadow root; the host itself has no text.
-MARKDOWN_TEXT = (
-    "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
-)
 
 P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
@@ -168,9 +161,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("path", "query", "notice"), MALFORMED)
 def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(page, server, path, query, notice):
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    errors = watch_errors(page)
+    seen = watch_page(page)
     page.goto(f"{server.url}{path}?{query}")
     box = page.locator(".query-notice")
     expect(box).to_be_visible()
@@ -182,7 +173,7 @@ def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(p
     before = target.inner_text()
     page.locator('.rl-row[data-rank="2"] button').click()
     expect(target).not_to_have_text(before)
-    assert dialogs == [] and errors == []
+    assert seen["dialogs"] == [] and seen["errors"] == []
 
 
 def test_a_link_keeps_its_valid_values_when_one_is_bad(page, server):
@@ -199,11 +190,11 @@ def padded(length: int) -> str:
 
 @pytest.mark.parametrize("length", [MAX_QUERY_LENGTH + 1, 30_000, 1_500_000])
 @pytest.mark.parametrize("mode", ["served", "exported"])
-def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, exported, mode, length):
+def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, exported_site, mode, length):
     """Served, Bokeh would carry such a query into its websocket, which fails from about 25 KB; the
     server sends the page without it. From a file, the figure ignores it the same way."""
     errors = watch_errors(page)
-    base = f"{server.url}/binary" if mode == "served" else (exported / "binary.html").as_uri()
+    base = f"{server.url}/binary" if mode == "served" else (exported_site / "binary.html").as_uri()
     response = page.goto(f"{base}?{padded(length)}")
     if mode == "served":
         assert response.request.redirected_from is not None, "the server sent the page with its long query"
@@ -219,8 +210,8 @@ def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, ex
 
 
 @pytest.mark.parametrize("mode", ["served", "exported"])
-def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exported, mode):
-    base = f"{server.url}/binary" if mode == "served" else (exported / "binary.html").as_uri()
+def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exported_site, mode):
+    base = f"{server.url}/binary" if mode == "served" else (exported_site / "binary.html").as_uri()
     page.goto(f"{base}?{padded(MAX_QUERY_LENGTH)}")
     expect(page.locator(".query-notice")).to_have_text("Ignored “x”: this figure has no such setting.", timeout=30_000)
     expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
@@ -356,13 +347,6 @@ def test_the_server_logged_no_error(server):
     assert " ERROR " not in log and "error" not in log.lower().replace("errors", "")
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    cli_main(["export", str(site)])
-    return site
-
-
 def offline(context) -> list[str]:
     """Refuse every request that would leave the disk; return the list of what was asked."""
     asked: list[str] = []
@@ -379,10 +363,10 @@ def offline(context) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["index", *BY_NAME])
-def test_each_exported_page_works_from_disk_with_no_request(context, page, exported, name):
+def test_each_exported_page_works_from_disk_with_no_request(context, page, exported_site, name):
     asked = offline(context)
     errors = watch_errors(page)
-    url = (exported / f"{name}.html").as_uri()
+    url = (exported_site / f"{name}.html").as_uri()
     page.goto(url)
     for figure in PROBES if name == "index" else [name]:
         click_changes(page, figure, timeout=30_000)
@@ -390,16 +374,16 @@ def test_each_exported_page_works_from_disk_with_no_request(context, page, expor
     assert errors == []
 
 
-def test_a_query_on_an_exported_figure_sets_its_state(context, page, exported):
+def test_a_query_on_an_exported_figure_sets_its_state(context, page, exported_site):
     offline(context)
-    page.goto((exported / "ndcg.html").as_uri() + "?grades=3,3,2,2,1,1,0,0&k=3&gain=linear")
+    page.goto((exported_site / "ndcg.html").as_uri() + "?grades=3,3,2,2,1,1,0,0&k=3&gain=linear")
     expect(formula(page, NDCG)).to_have_text(re.compile(r"= 1\.00$"), timeout=30_000)
     page.locator('.rl-row[data-rank="3"] button').click()
     page.wait_for_url(re.compile(r"grades=3,2,3,2,1,1,0,0"))
 
 
-def test_the_exported_story_links_to_the_exported_figure_files(context, page, exported):
+def test_the_exported_story_links_to_the_exported_figure_files(context, page, exported_site):
     offline(context)
-    page.goto((exported / "index.html").as_uri())
+    page.goto((exported_site / "index.html").as_uri())
     link = page.get_by_role("link", name="This figure on its own page").first
     expect(link).to_have_attribute("href", "binary.html")

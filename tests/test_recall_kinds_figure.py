@@ -1,7 +1,4 @@
-"""The two-recalls figure: its state in plain Python, then what a reader sees and does in Chromium.
-
-Expected numbers come from explainer.metrics on lists built here from the figure's constants.
-"""
+"""The two-recalls figure in a real Chromium: what a reader sees and does, and its sync with Python."""
 
 from __future__ import annotations
 
@@ -10,183 +7,40 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from explainer import metrics
 from explainer.figures.recall_kinds import (
     MODELS,
     RELEVANT,
-    K,
     RecallKindsFigure,
     RecallKindsState,
-    story_numbers,
 )
-from explainer.metrics import format_number as fmt
 
-from support.server import wait_python, wait_until
+from support.expected import index_list, recall_kinds_texts
+from support.page import ShownFigure
+from support.server import wait_until
 
-BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
-
-
-def index_list(model, missed):
-    """The index's ten titles: exact neighbours, the missed ones replaced by neighbours 11, 12, ... in turn."""
-    substitutes = iter(MODELS[model]["next"])
-    return [next(substitutes) if rank in missed else t for rank, t in enumerate(MODELS[model]["neighbours"], 1)]
+pytestmark = pytest.mark.browser
 
 
-def expected(model, missed):
-    results = index_list(model, missed)
-    exact = set(MODELS[model]["neighbours"])
-    neighbour = [int(t in exact) for t in results]
-    relevant = [int(t in RELEVANT) for t in results]
-    found, hits, r = sum(neighbour), sum(relevant), len(RELEVANT)
-    return {
-        "ann": f"ANN recall@10 = {found} / 10 = {fmt(metrics.recall_at_k(neighbour, 10, 10))}",
-        "recall": f"Recall@10 = {hits} / {r} = {fmt(metrics.recall_at_k(relevant, 10, r))}",
-        "precision": f"P@10 = {hits} / 10 = {fmt(metrics.precision_at_k(relevant, 10))}",
-    }
+class Fig(ShownFigure):
+    """One served RecallKindsFigure: its neighbours, the index's results and both recalls, and the figure itself."""
 
-
-# == the state, in plain Python ================================================================
-
-
-def test_the_constants_make_a_sound_collection():
-    assert K == 10 and len(RELEVANT) == 6
-    for name, data in MODELS.items():
-        assert len(data["neighbours"]) == len(data["next"]) == K, name
-        assert len(set(data["neighbours"]) | set(data["next"])) == 2 * K, name
-        # The index's stand-ins are never relevant: a miss costs relevance only through what it lost.
-        assert not set(data["next"]) & set(RELEVANT), name
-
-
-def test_a_suited_model_and_a_perfect_index():
-    state = RecallKindsState()
-    assert state.to_dict() == {"model": "suited", "missed_neighbours": []}
-    assert state.values == {"ann_recall": 1.0, "recall": 5 / 6, "precision": 5 / 10}
-    assert {k: fmt(v) for k, v in state.values.items()} == {"ann_recall": "1.00", "recall": "0.83", "precision": "0.50"}
-
-
-def test_the_key_fact_a_perfect_index_and_a_poor_list():
-    state = RecallKindsState(model="mismatched")
-    assert state.values["ann_recall"] == 1.0
-    assert fmt(state.values["recall"]) == "0.33" and state.values["recall"] == 2 / 6
-    assert state.values["precision"] == 0.2
-
-
-def test_misses_lower_ann_recall_by_a_tenth_and_relevance_recall_only_for_relevant_neighbours():
-    state = RecallKindsState()
-    state.toggle(4)  # a drawing: not relevant
-    assert state.missed_neighbours == [4]
-    assert state.values["ann_recall"] == 0.9
-    assert state.values["recall"] == 5 / 6
-    state.toggle(1)  # the supplier notice: relevant
-    assert state.missed_neighbours == [1, 4]
-    assert state.values == {
-        "ann_recall": metrics.recall_at_k([0, 1, 1, 0, 1, 1, 1, 1, 1, 1], 10, 10),
-        "recall": metrics.recall_at_k([0, 1, 1, 0, 1, 0, 1, 0, 0, 0], 10, 6),
-        "precision": metrics.precision_at_k([0, 1, 1, 0, 1, 0, 1, 0, 0, 0], 10),
-    }
-    assert state.index_results == index_list("suited", [1, 4])
-    assert (
-        state.index_results[0] == MODELS["suited"]["next"][0] and state.index_results[3] == MODELS["suited"]["next"][1]
-    )
-    state.toggle(4)
-    assert state.missed_neighbours == [1]
-    for rank in range(1, 11):
-        state.toggle(rank)
-    assert state.missed_neighbours == list(range(2, 11))
-    assert state.values["ann_recall"] == 0.1
-
-
-@pytest.mark.parametrize("rank", [0, 11, -1, True, 1.0])
-def test_toggle_refuses_a_rank_that_is_not_a_neighbour(rank):
-    state = RecallKindsState()
-    with pytest.raises(ValueError, match="rank must be a whole number from 1 to 10"):
-        state.toggle(rank)
-
-
-@pytest.mark.parametrize(
-    "values, message",
-    [
-        ({"model": "word2vec"}, "model"),
-        ({"model": None}, "model"),
-        ({"missed_neighbours": [0]}, "missed_neighbours must list distinct neighbour ranks from 1 to 10, got 0"),
-        ({"missed_neighbours": [11]}, "missed_neighbours must list distinct neighbour ranks from 1 to 10, got 11"),
-        (
-            {"missed_neighbours": [3, 3]},
-            "missed_neighbours must list distinct neighbour ranks from 1 to 10; it names a neighbour rank twice",
-        ),
-        ({"missed_neighbours": [True]}, "missed_neighbours"),
-        ({"missed_neighbours": [2.0]}, "missed_neighbours"),
-        ({"missed_neighbours": "3"}, "missed_neighbours"),
-        ({"k": 5}, "unknown state field"),
-    ],
-    ids=repr,
-)
-def test_invalid_values_raise_value_error_and_change_nothing(values, message):
-    state = RecallKindsState()
-    with pytest.raises(ValueError, match=message):
-        state.update_from_dict(values)
-    assert state.to_dict() == RecallKindsState().to_dict()
-
-
-def test_story_numbers():
-    assert story_numbers() == {
-        "recall_kinds_k": "10",
-        "recall_kinds_r": "6",
-        "recall_kinds_suited_recall": "0.83",
-        "recall_kinds_mismatched_ann": "1.00",
-        "recall_kinds_mismatched_found": "2",
-        "recall_kinds_mismatched_recall": "0.33",
-        "recall_kinds_mismatched_precision": "0.20",
-    }
-
-
-def test_the_figure_keeps_the_view_equal_to_the_state():
-    figure = RecallKindsFigure()
-    assert figure.view.state == figure.state.to_dict()
-    figure.state.toggle(2)
-    assert figure.view.state == {"model": "suited", "missed_neighbours": [2]}
-    figure.view.state = {"model": "mismatched", "missed_neighbours": [2, 99]}
-    assert figure.state.to_dict() == {"model": "suited", "missed_neighbours": [2]}
-    assert figure.view.state == figure.state.to_dict()
-
-
-# == in the browser ===============================================================================
-
-ACTIVE = """() => {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  if (!a) return null;
-  return {
-    tag: a.tagName.toLowerCase(),
-    type: a.type || "",
-    value: a.value || "",
-    text: (a.textContent || "").trim().slice(0, 30),
-    rank: a.closest(".rk-row") ? a.closest(".rk-row").dataset.rank : "",
-  };
-}"""
-
-
-class Fig:
-    """Locators of one served RecallKindsFigure, and the figure itself."""
+    root_class = ".fig-recall-kinds"
 
     def __init__(self, page, figure):
-        self.page = page
-        self.figure = figure
-        self.root = page.locator(".fig-recall-kinds")
-        self.live = page.locator(".fig-frame [aria-live=polite]")
+        super().__init__(page, figure)
         self.lesson = page.locator(".rk-lesson")
 
-    def formula(self, key):
-        return self.page.locator(f"[data-metric={key}] .metric-formula")
+    def row(self, rank):
+        return self.page.locator(f'.rk-row[data-rank="{rank}"]')
 
     def button(self, rank):
-        return self.page.locator(f'.rk-row[data-rank="{rank}"] button')
+        return self.row(rank).locator("button")
 
     def model(self, name):
         return self.page.locator(f"input[name=model][value={name}]")
 
     def expect_state(self, model, missed):
-        texts = expected(model, missed)
+        texts = recall_kinds_texts(model, missed)
         for key in ("ann", "recall", "precision"):
             expect(self.formula(key)).to_have_text(texts[key])
         expect(self.model(model)).to_be_checked()
@@ -196,24 +50,6 @@ class Fig:
         expect(self.page.locator(".rk-row .rk-exact .rk-title")).to_have_text(list(MODELS[model]["neighbours"]))
         returned = [t for rank, t in enumerate(index_list(model, missed), 1) if rank in missed]
         expect(self.page.locator(".rk-row .rk-index .rk-title")).to_have_text(returned)
-
-    def wait_python(self, **expected_values):
-        """Python's figure.state reaches these values, and Panel is done with the page's message."""
-        wait_python(
-            self.figure,
-            lambda: all(getattr(self.figure.state, n) == v for n, v in expected_values.items()),
-            message=f"Python to see {expected_values} (has {self.figure.state.to_dict()})",
-        )
-
-    def active(self):
-        return self.page.evaluate(ACTIVE)
-
-    def assert_clean_text(self):
-        assert not BAD_WORDS.search(self.root.text_content())
-        labels = self.page.locator(".fig-recall-kinds [aria-label]").evaluate_all(
-            "els => els.map(e => e.getAttribute('aria-label'))"
-        )
-        assert not [label for label in labels if BAD_WORDS.search(label)], labels
 
 
 @pytest.fixture
@@ -270,38 +106,23 @@ def test_clicking_rows_makes_the_index_miss_and_find_neighbours(fig):
 
 @pytest.mark.browser
 def test_keyboard_only(fig):
-    fig.page.locator("body").focus()
-    seen = []
-    for _ in range(30):
-        fig.page.keyboard.press("Tab")
-        active = fig.active()
-        if active is None or active["tag"] == "body":
-            break
-        seen.append(active)
+    seen = fig.tab_stops()
     assert [a["rank"] for a in seen if a["rank"]] == [str(r) for r in range(1, 11)], seen
     assert [a["value"] for a in seen if a["type"] == "radio"] == ["suited"], "one tab stop for the radio group"
     assert any(a["text"] == "Reset" for a in seen)
 
-    def tab_to(predicate):
-        for _ in range(30):
-            active = fig.active()
-            if active and predicate(active):
-                return
-            fig.page.keyboard.press("Shift+Tab")
-        raise AssertionError(f"never reached; at {fig.active()}")
-
-    tab_to(lambda a: a["rank"] == "7")
+    fig.tab_to(lambda a: a["rank"] == "7")
     fig.page.keyboard.press("Enter")
     fig.wait_python(missed_neighbours=[7])
     fig.page.keyboard.press("Shift+Tab")
     fig.page.keyboard.press(" ")
     fig.wait_python(missed_neighbours=[6, 7])
     fig.expect_state("suited", [6, 7])
-    tab_to(lambda a: a["type"] == "radio")
+    fig.tab_to(lambda a: a["type"] == "radio")
     fig.page.keyboard.press("ArrowDown")
     fig.wait_python(model="mismatched")
     fig.expect_state("mismatched", [6, 7])
-    tab_to(lambda a: a["text"] == "Reset")
+    fig.tab_to(lambda a: a["text"] == "Reset")
     fig.page.keyboard.press("Enter")
     wait_until(lambda: fig.figure.state.to_dict() == RecallKindsState().to_dict(), message="Python back to the default")
     fig.expect_state("suited", [])

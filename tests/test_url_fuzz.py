@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from panel.custom import JSComponent
 from playwright.sync_api import expect
 
-from explainer.cli import main as cli_main
 from explainer.figures import BY_NAME, FIGURES
 from explainer.figures.base import FigureView
 
@@ -39,13 +38,6 @@ def encode(pairs) -> str:
     from urllib.parse import urlencode
 
     return "?" + urlencode(pairs)
-
-
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    cli_main(["export", str(site)])
-    return site
 
 
 def view_model(view: FigureView) -> dict:
@@ -75,8 +67,8 @@ def parser_page(browser, url: str, name: str):
 
 @pytest.mark.parametrize("mode", ["served", "exported"])
 @pytest.mark.parametrize("name", list(BY_NAME))
-def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported, name, mode):
-    url = f"{server.url}/{name}" if mode == "served" else (exported / f"{name}.html").as_uri()
+def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported_site, name, mode):
+    url = f"{server.url}/{name}" if mode == "served" else (exported_site / f"{name}.html").as_uri()
     page = parser_page(browser, url, name)
     state_class = BY_NAME[name].state_class
     checked = []

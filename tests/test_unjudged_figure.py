@@ -1,4 +1,4 @@
-"""Figure 4: unjudged documents, in plain Python and in a real Chromium."""
+"""Figure 4, unjudged documents, in a real Chromium: what a reader sees and does, and its sync with Python."""
 
 import re
 
@@ -6,53 +6,16 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics
-from explainer.figures.unjudged import ARTICLE_GRADES, OUTSIDE_JUDGED, UnjudgedFigure, UnjudgedState
+from explainer.figures.unjudged import ARTICLE_GRADES, OUTSIDE_JUDGED, UnjudgedFigure
 from explainer.metrics import format_number as f
 
+from support.expected import unjudged_values
 from support.server import wait_until
 
 UNJUDGED = (2, 3, 7)
 
 
-def expected(grades, judged, k=10, condensed=False, reveal=False):
-    """The three numbers, written out from the metrics core."""
-    scored = [g if (j or reveal) else None for g, j in zip(grades, judged, strict=True)]
-    known = [g for g in scored if g is not None]
-    ranked = known if condensed else scored
-    pool = known + list(OUTSIDE_JUDGED)
-    return {
-        "judged": sum(g is not None for g in scored[:k]) / k,
-        "precision": metrics.precision_at_k(ranked, k),
-        "ndcg": metrics.ndcg_at_k(ranked, k, "exponential", judged=pool),
-    }
-
-
 DEFAULT_JUDGED = [r not in UNJUDGED for r in range(1, 11)]
-
-
-def test_unjudged_results_count_as_not_relevant_until_a_judge_grades_them():
-    state = UnjudgedState()
-    assert state.values == pytest.approx(expected(ARTICLE_GRADES, DEFAULT_JUDGED))
-    assert f(state.values["judged"]) == "0.70"
-    state.reveal = True
-    after = state.values
-    assert after == pytest.approx(expected(ARTICLE_GRADES, DEFAULT_JUDGED, reveal=True))
-    assert after["ndcg"] > expected(ARTICLE_GRADES, DEFAULT_JUDGED)["ndcg"]
-    assert after["judged"] == 1.0
-
-
-def test_a_condensed_list_leaves_unjudged_results_out():
-    state = UnjudgedState(unjudged_as="condensed")
-    assert state.values == pytest.approx(expected(ARTICLE_GRADES, DEFAULT_JUDGED, condensed=True))
-
-
-@pytest.mark.parametrize(
-    ("field", "value"),
-    [("grades", [4] * 10), ("grades", [1] * 9), ("judged", [1] * 10), ("k", 11), ("k", True), ("unjudged_as", "skip")],
-)
-def test_bad_values_are_refused(field, value):
-    with pytest.raises(ValueError):
-        UnjudgedState().update_from_dict({field: value})
 
 
 @pytest.fixture
@@ -81,7 +44,7 @@ def expect_numbers(page, numbers):
 @pytest.mark.browser
 def test_the_default_list_shows_its_unjudged_results_and_numbers(opened):
     _, page, _ = opened
-    expect_numbers(page, expected(ARTICLE_GRADES, DEFAULT_JUDGED))
+    expect_numbers(page, unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED))
     for rank in UNJUDGED:
         expect(page.locator(f'.rl-row[data-rank="{rank}"] .judgment')).to_have_text("? counts as 0")
     expect(page.locator(".metric-judgedText .metric-formula")).to_have_text("Judged@10 = 7 / 10 = 0.70")
@@ -91,10 +54,10 @@ def test_the_default_list_shows_its_unjudged_results_and_numbers(opened):
 def test_revealing_the_grades_raises_the_scores_and_says_by_how_much(opened):
     figure, page, _ = opened
     page.get_by_role("button", name="Reveal the judge's grades").click()
-    after = expected(ARTICLE_GRADES, DEFAULT_JUDGED, reveal=True)
+    after = unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED, reveal=True)
     expect_numbers(page, after)
     expect(page.locator(".before-after")).to_contain_text(
-        f"NDCG@10 {f(expected(ARTICLE_GRADES, DEFAULT_JUDGED)['ndcg'])}"
+        f"NDCG@10 {f(unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED)['ndcg'])}"
     )
     expect(page.locator('.rl-row[data-rank="2"] .judgment')).to_contain_text("? → ")
     wait_until(lambda: figure.state.reveal is True, message="Python to see the reveal")
@@ -104,7 +67,7 @@ def test_revealing_the_grades_raises_the_scores_and_says_by_how_much(opened):
 def test_leaving_unjudged_results_out_condenses_the_list(opened):
     _, page, _ = opened
     page.locator("input[name=unjudged_as][value=condensed]").check()
-    expect_numbers(page, expected(ARTICLE_GRADES, DEFAULT_JUDGED, condensed=True))
+    expect_numbers(page, unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED, condensed=True))
     expect(page.locator('.rl-row[data-rank="4"] .rl-rank')).to_have_text("4→2")
 
 
@@ -114,11 +77,11 @@ def test_marking_a_result_judged_or_not_by_click_and_keyboard(opened):
     page.locator('.rl-row[data-rank="2"] button').click()  # judge rank 2
     judged = list(DEFAULT_JUDGED)
     judged[1] = True
-    expect_numbers(page, expected(ARTICLE_GRADES, judged))
+    expect_numbers(page, unjudged_values(ARTICLE_GRADES, judged))
     page.locator('.rl-row[data-rank="1"] button').focus()
     page.keyboard.press("Enter")  # rank 1 becomes unjudged
     judged[0] = False
-    expect_numbers(page, expected(ARTICLE_GRADES, judged))
+    expect_numbers(page, unjudged_values(ARTICLE_GRADES, judged))
     wait_until(lambda: figure.state.judged == judged, message="Python to see the judgments")
 
 
@@ -132,7 +95,7 @@ def test_changing_a_grade_and_the_cutoff(opened):
     page.keyboard.press("Home")
     for _ in range(4):
         page.keyboard.press("ArrowDown")
-    expect_numbers(page, expected(grades, DEFAULT_JUDGED, k=5))
+    expect_numbers(page, unjudged_values(grades, DEFAULT_JUDGED, k=5))
 
 
 @pytest.mark.browser
@@ -140,7 +103,7 @@ def test_state_link_and_bad_values(page, serve_object):
     url = serve_object(UnjudgedFigure(standalone=True))
     page.goto(url + "?unjudged=1,2&k=5&unjudged_as=condensed&reveal=0&foo=<b>x</b>")
     judged = [r not in (1, 2) for r in range(1, 11)]
-    expect_numbers(page, expected(ARTICLE_GRADES, judged, k=5, condensed=True))
+    expect_numbers(page, unjudged_values(ARTICLE_GRADES, judged, k=5, condensed=True))
     expect(page.locator(".query-notice")).to_contain_text("“foo”: this figure has no such setting")
     page.get_by_role("button", name="Reveal the judge's grades").click()
     page.wait_for_url(re.compile(r"unjudged=1,2&k=5&unjudged_as=condensed&reveal=1"))

@@ -1,0 +1,169 @@
+"""Reading and driving the figures in a Playwright page: shared page objects, scripts and checks.
+
+Panel renders each figure in a shadow root: Playwright's CSS selectors pierce open shadow
+roots, but page scripts must walk them (``DEEP_JS``). The scripts run in pages are in
+``scripts/``, one file each, with a comment that says what each does.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from explainer import metrics
+from explainer.figures.binary import BinaryState
+from explainer.figures.ndcg import TITLES as NDCG_TITLES
+from explainer.figures.ndcg import NdcgState
+
+from support.server import wait_python
+
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+
+
+def script(name: str) -> str:
+    """A page script from support/scripts, as the text of a JavaScript function."""
+    return (SCRIPTS / name).read_text(encoding="utf-8").strip().removesuffix(";")
+
+
+ACTIVE_JS = script("active.js")
+DEEP_JS = script("deep.js")
+READ_FIGURE_JS = script("read_figure.js")
+
+# Words that mean a number or a name went missing on its way to the page.
+BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
+
+# A Markdown pane's text lives in a div of its shadow root; the host itself has no text.
+MARKDOWN_TEXT = (
+    "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
+)
+
+f = metrics.format_number
+
+
+def watch_page(page) -> dict[str, list]:
+    """Collect a page's console errors, uncaught exceptions and dialogs (dismissing them)."""
+    seen: dict[str, list] = {"errors": [], "dialogs": []}
+    page.on("console", lambda message: message.type == "error" and seen["errors"].append(message.text))
+    page.on("pageerror", lambda error: seen["errors"].append(str(error)))
+    page.on("dialog", lambda dialog: (seen["dialogs"].append(dialog.message), dialog.dismiss()))
+    return seen
+
+
+class ShownFigure:
+    """One figure served from the test process and open in a page: its locators, and the Python figure.
+
+    Subclasses add what their figure shows; ``root_class`` names the figure's root element.
+    """
+
+    root_class = ".fig"
+
+    def __init__(self, page, figure):
+        self.page = page
+        self.figure = figure
+        self.root = page.locator(self.root_class)
+        self.live = page.locator(".fig-frame [aria-live=polite]")
+        self.hint = page.locator(".fig-hint")
+        self.marker = page.locator(".rl-cutoff")
+        self.handle = page.locator(".rl-cutoff-handle")
+
+    def row(self, rank):
+        return self.page.locator(f'.rl-row[data-rank="{rank}"]')
+
+    def button(self, rank):
+        return self.row(rank).locator("button.rl-activate")
+
+    def select(self, rank):
+        return self.row(rank).locator("select.grade-select")
+
+    def formula(self, key):
+        return self.page.locator(f"[data-metric={key}] .metric-formula")
+
+    def wait_python(self, **expected):
+        """Python's figure.state reaches these values, and Panel is done with the page's message."""
+        wait_python(
+            self.figure,
+            lambda: all(getattr(self.figure.state, name) == value for name, value in expected.items()),
+            message=f"Python to see {expected} (has {self.figure.state.to_dict()})",
+        )
+
+    def active(self):
+        """What has the keyboard focus (see scripts/active.js)."""
+        return self.page.evaluate(ACTIVE_JS)
+
+    def tab_stops(self, limit: int = 60) -> list[dict]:
+        """Every element Tab reaches, in order, from the top of the page to the end of the figure."""
+        self.page.locator("body").focus()
+        seen = []
+        for _ in range(limit):
+            self.page.keyboard.press("Tab")
+            active = self.active()
+            if active is None or active["tag"] == "body":
+                break
+            seen.append(active)
+        return seen
+
+    def tab_to(self, predicate, key: str = "Shift+Tab", limit: int = 60) -> None:
+        """Press ``key`` until the focused element satisfies ``predicate``."""
+        for _ in range(limit):
+            active = self.active()
+            if active and predicate(active):
+                return
+            self.page.keyboard.press(key)
+        raise AssertionError(f"{key} never reached the element; at {self.active()}")
+
+    def assert_clean_text(self):
+        """No number or name went missing: no NaN, undefined, Infinity or null in the text or the labels."""
+        text = self.root.text_content()
+        assert not BAD_WORDS.search(text), text
+        labels = self.root.locator("[aria-label], [aria-valuetext]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('aria-valuetext') || ''))"
+        )
+        assert not [label for label in labels if BAD_WORDS.search(label)], labels
+
+
+# -- what binary and NDCG figures show, checked against their state -----------------------------
+
+
+def read_figures(target, root_selector: str = ":root") -> list[dict]:
+    """What every binary and NDCG figure under ``root_selector`` shows (``target`` is a page or frame)."""
+    return target.evaluate(
+        f"""(rootSelector) => {{
+            const deep = {DEEP_JS};
+            const read = {READ_FIGURE_JS};
+            return deep('.fig-binary, .fig-ndcg', document.querySelector(rootSelector)).map(read);
+        }}""",
+        root_selector,
+    )
+
+
+def shown_state(shown: dict) -> dict:
+    """The figure state a page shows, as the Python state class writes it."""
+    if shown["kind"] == "binary":
+        return {"relevant": shown["relevant"], "k": shown["k"], "missed": shown["missed"]}
+    order = [NDCG_TITLES.index(title) for title in shown["titles"]]
+    grades = [0] * len(order)
+    for rank, doc in enumerate(order):
+        grades[doc] = shown["grades"][rank]
+    return {"grades": grades, "order": order, "k": shown["k"], "gain": shown["gain"]}
+
+
+def last_number(formula: str) -> str:
+    """The value a formula ends with ("P@5 = 3 / 5 = 0.60" gives 0.60; "RR = 0 (...)" gives 0.00)."""
+    match = re.search(r"= (-?[\d.]+)$", formula)
+    return match.group(1) if match else f(0.0)
+
+
+def numbers_mismatch(shown: dict) -> list[str]:
+    """Where the numbers a figure shows disagree with the list it shows (empty when they agree)."""
+    state = shown_state(shown)
+    if shown["kind"] == "binary":
+        expected = BinaryState(**state).values
+        return [
+            f"{key}: shows {shown['formulas'][key]!r}, the list gives {f(value)}"
+            for key, value in expected.items()
+            if last_number(shown["formulas"][key]) != f(value)
+        ]
+    value = NdcgState(**state).values["ndcg"]
+    if last_number(shown["ndcg"]) == f(value):
+        return []
+    return [f"ndcg: shows {shown['ndcg']!r}, the list gives {f(value)}"]

@@ -1,0 +1,203 @@
+"""The conventions figure's state in plain Python: every convention's number, the tools' rules, trec_eval."""
+
+from __future__ import annotations
+
+from math import log2
+
+import pytest
+
+from explainer import metrics
+from explainer.figures.conventions import (
+    ARTICLE_MISSED_GRADES,
+    BY_KEY,
+    CONVENTIONS,
+    DEFAULT_K,
+    MAX_MISSED,
+    ConventionsFigure,
+    ConventionsState,
+    ndcg_by_convention,
+    story_numbers,
+)
+from explainer.figures.ndcg import ARTICLE_GRADES
+from explainer.metrics import format_number as fmt
+
+from support.page import BAD_WORDS
+
+ARTICLE = list(ARTICLE_GRADES)
+IDENTITY = list(range(8))
+
+
+# == the state, in plain Python ================================================================
+
+
+def test_the_defaults_are_figure_2s_list_with_two_missed_documents_at_k_5():
+    state = ConventionsState()
+    assert state.to_dict() == {"grades": ARTICLE, "order": IDENTITY, "k": 5, "missed_grades": [3, 2]}
+    assert (DEFAULT_K, list(ARTICLE_MISSED_GRADES)) == (5, [3, 2])
+    assert state.judged == ARTICLE + [3, 2]
+    assert state.n_relevant == 6 + 2
+
+
+def test_each_convention_at_the_default_is_the_arithmetic_written_out():
+    # The list's grades at ranks 1..5 are 1, 3, 0, 2, 0; all ten judged, best first: 3, 3, 3, 2, 2, 2, 1, 1, 0, 0.
+    d = [1 / log2(r + 1) for r in range(1, 11)]
+    linear_dcg = 1 * d[0] + 3 * d[1] + 2 * d[3]
+    exp_dcg = 1 * d[0] + 7 * d[1] + 3 * d[3]
+    expected = {
+        "linear-judged": linear_dcg / (3 * d[0] + 3 * d[1] + 3 * d[2] + 2 * d[3] + 2 * d[4]),
+        "exponential-judged": exp_dcg / (7 * d[0] + 7 * d[1] + 7 * d[2] + 3 * d[3] + 3 * d[4]),
+        # Quepid's nDCG@10: the whole ideal order, not cut at k.
+        "exponential-judged-uncut": exp_dcg / sum(g * d[i] for i, g in enumerate([7, 7, 7, 3, 3, 3, 1, 1, 0, 0])),
+        # Ideal from the list's own grades 3, 3, 2, 2, 1.
+        "linear-list": linear_dcg / (3 * d[0] + 3 * d[1] + 2 * d[2] + 2 * d[3] + 1 * d[4]),
+        "exponential-list": exp_dcg / (7 * d[0] + 7 * d[1] + 3 * d[2] + 3 * d[3] + 1 * d[4]),
+    }
+    values = ConventionsState().values
+    for key, value in expected.items():
+        assert values[key] == pytest.approx(value, abs=1e-12), key
+    written = {key: fmt(values[key]) for key in expected}
+    assert written == {
+        "linear-judged": "0.47",
+        "exponential-judged": "0.39",
+        "exponential-judged-uncut": "0.35",
+        "linear-list": "0.53",
+        "exponential-list": "0.46",
+    }
+    # Five conventions, five different numbers for one list.
+    assert len(set(written.values())) == 5
+    assert fmt(values["recall"]) == "0.38" and values["hit_rate"] == 1.0
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("missed", [[], [3, 2], [1, 1, 1], [3, 3, 3, 3, 3, 3]])
+def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
+    """The tool labels of the first two rows: trec_eval's ndcg_cut is the linear row; with grades relabelled
+    as 2^g - 1 (the exponential gain), it is the exponential row. success is hit rate, recall is recall."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    shown = [2, 0, 3, 1, 0, 0, 1, 3]
+
+    def trec(relabel):
+        qrels = {
+            "q": {
+                **{f"r{i}": relabel(g) for i, g in enumerate(shown)},
+                **{f"m{i}": relabel(g) for i, g in enumerate(missed)},
+            }
+        }
+        run = {"q": {f"r{i}": float(100 - i) for i in range(len(shown))}}
+        measures = {f"ndcg_cut.{k}", f"success.{k}", f"recall.{k}"}
+        return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)["q"]
+
+    linear = trec(lambda g: g)
+    exponential = trec(lambda g: 2**g - 1)
+    assert ndcg_by_convention(shown, k, missed, BY_KEY["linear-judged"]) == pytest.approx(
+        linear[f"ndcg_cut_{k}"], abs=1e-4
+    )
+    assert ndcg_by_convention(shown, k, missed, BY_KEY["exponential-judged"]) == pytest.approx(
+        exponential[f"ndcg_cut_{k}"], abs=1e-4
+    )
+    state = ConventionsState(grades=shown, k=k, missed_grades=missed)
+    assert state.values["hit_rate"] == linear[f"success_{k}"]
+    assert state.values["recall"] == pytest.approx(linear[f"recall_{k}"], abs=1e-4)
+
+
+def test_the_uncut_ideal_differs_from_the_cut_one_only_when_judged_documents_pass_k():
+    state = ConventionsState(k=8, missed_grades=[])
+    # Eight judged documents, k = 8: cutting the ideal at k drops nothing.
+    assert state.values["exponential-judged-uncut"] == pytest.approx(state.values["exponential-judged"])
+    # Two of the list's results are 0s: a ninth relevant document takes the three missed ones.
+    state.missed_grades = [3, 1]
+    assert state.values["exponential-judged-uncut"] == pytest.approx(state.values["exponential-judged"])
+    state.missed_grades = [3, 1, 1]
+    assert state.values["exponential-judged-uncut"] < state.values["exponential-judged"]
+
+
+def test_every_convention_names_its_tools_and_a_known_gain():
+    assert [c.key for c in CONVENTIONS] == list(BY_KEY)
+    for c in CONVENTIONS:
+        assert c.gain in metrics.GAINS and c.ideal in ("judged", "list") and c.used_by, c
+
+
+def test_promote_set_grade_and_the_missed_steppers():
+    state = ConventionsState()
+    state.promote(6)
+    assert state.order == [0, 1, 2, 3, 5, 4, 6, 7]
+    state.promote(1)
+    assert state.order == [0, 1, 2, 3, 5, 4, 6, 7]
+    state.set_grade(5, 1)  # rank 5 now holds document 5
+    assert state.grades == [1, 3, 0, 2, 0, 1, 1, 2]
+    state.add_missed_grade(1)
+    state.add_missed_grade(3)
+    assert state.missed_grades == [3, 3, 2, 1]
+    state.remove_missed_grade(3)
+    assert state.missed_grades == [3, 2, 1]
+    state.remove_missed_grade(3)
+    with pytest.raises(ValueError, match="no missed document has grade 3"):
+        state.remove_missed_grade(3)
+    assert state.missed_grades == [2, 1]
+    assert state.values["recall"] == metrics.recall_at_k(state.ranked_grades, 5, state.n_relevant)
+
+
+@pytest.mark.parametrize("rank", [0, 9, -1, True, 2.0])
+def test_promote_and_set_grade_refuse_a_rank_outside_the_list(rank):
+    state = ConventionsState()
+    with pytest.raises(ValueError, match="rank must be"):
+        state.promote(rank)
+    with pytest.raises(ValueError, match="rank must be"):
+        state.set_grade(rank, 1)
+    assert state.to_dict() == ConventionsState().to_dict()
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"missed_grades": [0]}, r"missed_grades\[0\] must be a grade from 1 to 3, got 0"),
+        ({"missed_grades": [3, 4]}, r"missed_grades\[1\] must be a grade from 1 to 3, got 4"),
+        ({"missed_grades": [True]}, "missed_grades"),
+        ({"missed_grades": [1] * (MAX_MISSED + 1)}, "missed_grades"),
+        ({"missed_grades": [1.5]}, "missed_grades"),
+        ({"k": 0}, "k"),
+        ({"k": 9}, "k"),
+        ({"k": True}, "k"),
+        ({"grades": [4, 3, 0, 2, 0, 3, 1, 2]}, "grades"),
+        ({"grades": [1, 3, 0]}, "grades"),
+        ({"order": [0, 0, 1, 2, 3, 4, 5, 6]}, "order"),
+        ({"colour": "red"}, "unknown state field"),
+    ],
+    ids=repr,
+)
+def test_invalid_values_raise_value_error_naming_the_field_and_change_nothing(values, message):
+    state = ConventionsState()
+    with pytest.raises(ValueError, match=message):
+        state.update_from_dict(values)
+    assert state.to_dict() == ConventionsState().to_dict()
+
+
+def test_update_from_dict_is_all_or_nothing():
+    state = ConventionsState()
+    with pytest.raises(ValueError):
+        state.update_from_dict({"k": 3, "missed_grades": [9]})
+    assert state.k == 5
+
+
+def test_story_numbers_come_from_the_default_state():
+    numbers = story_numbers()
+    values = ConventionsState().values
+    assert numbers["conventions_k"] == "5"
+    assert numbers["conventions_missed"] == "3 and 2"
+    assert (numbers["conventions_low"], numbers["conventions_high"]) == ("0.35", "0.53")
+    assert numbers["conventions_trec"] == fmt(values["linear-judged"]) == "0.47"
+    assert numbers["conventions_quepid"] == "0.35"
+    assert (numbers["conventions_hits"], numbers["conventions_r"], numbers["conventions_recall"]) == ("3", "8", "0.38")
+    assert numbers["conventions_hit_rate"] == "1.00"
+    assert all(BAD_WORDS.search(v) is None for v in numbers.values())
+
+
+def test_the_figure_keeps_the_view_equal_to_the_state():
+    figure = ConventionsFigure()
+    assert figure.view.state == figure.state.to_dict()
+    assert [c["key"] for c in figure.view.conventions] == list(BY_KEY)
+    figure.state.add_missed_grade(1)
+    assert figure.view.state["missed_grades"] == [3, 2, 1]
+    figure.view.state = {**figure.state.to_dict(), "missed_grades": [0]}
+    assert figure.state.missed_grades == [3, 2, 1]
+    assert figure.view.state == figure.state.to_dict()

@@ -1,0 +1,151 @@
+"""The private Panel, Bokeh and param APIs the explainer relies on, one test each.
+
+pyproject.toml pins panel and bokeh to the minor versions these were checked on. When an
+upgrade changes one of them, its test here fails with the place in the explainer that relies
+on it, rather than a figure failing somewhere down the line. README "Developing" lists them.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import param
+import pytest
+from bokeh.document import Document
+
+
+def relied_on(where: str) -> str:
+    return f"the explainer relies on this in {where}: check it there before upgrading"
+
+
+def test_a_components_properties_carry_its_esm_and_a_bundle_name():
+    """base.FigureView._get_properties names the module as a bundle, so the page imports it untransformed."""
+    from panel.models.esm import ReactiveESM
+
+    from explainer.figures.binary import BinaryFigure
+
+    assert "bundle" in ReactiveESM.properties(), relied_on("figures/base.py FigureView._get_properties")
+    props = BinaryFigure().view._get_properties(Document())
+    assert isinstance(props.get("esm"), str) and props["bundle"], relied_on(
+        "figures/base.py FigureView._get_properties"
+    )
+
+
+def test_a_components_debounce_is_a_class_attribute_panel_reads():
+    """base.FigureView sets _debounce = 0: Panel would otherwise wait 50 ms before applying a browser change."""
+    from panel.reactive import Syncable
+
+    assert isinstance(Syncable._debounce, int), relied_on("figures/base.py FigureView._debounce")
+    assert "self._debounce" in inspect.getsource(Syncable), relied_on("figures/base.py FigureView._debounce")
+
+
+def test_panel_keeps_a_components_changes_in_progress_in_changing():
+    """The tests wait until Panel has finished a page's message (support.server.wait_python)."""
+    from explainer.figures.binary import BinaryFigure
+
+    assert BinaryFigure().view._changing == {}, relied_on("tests/support/server.py wait_python")
+
+
+@pytest.mark.parametrize(("cls", "hook"), [(param.List, "_validate"), (param.Integer, "_validate_value")])
+def test_param_validates_through_the_hooks_our_parameter_types_extend(cls, hook):
+    assert callable(getattr(cls, hook, None)), relied_on("figures/params.py")
+    with pytest.raises(ValueError):
+        from explainer.figures.params import Count
+
+        class Probe(param.Parameterized):
+            n = Count(default=1, bounds=(0, 3))
+
+        Probe(n=True)
+
+
+def test_bokehs_per_app_routes_name_panels_page_and_websocket_handlers():
+    """serving.use_explainer_handlers puts our subclasses in place of Panel's in Bokeh's per-app routes."""
+    from bokeh.server.urls import per_app_patterns
+    from panel.io.server import DocHandler, WSHandler
+
+    handlers = [route[1] for route in per_app_patterns]
+    for base in (DocHandler, WSHandler):
+        assert any(isinstance(h, type) and issubclass(h, base) for h in handlers), relied_on(
+            "serving.py use_explainer_handlers"
+        )
+
+
+def test_panel_makes_each_pages_static_route_with_the_handler_its_module_names():
+    """serving.use_explainer_static_files replaces panel.io.server.StaticHandler, read by create_static_handler."""
+    import panel.io.server as panel_server
+
+    assert isinstance(panel_server.StaticHandler, type), relied_on("serving.py use_explainer_static_files")
+    assert "StaticHandler" in inspect.getsource(panel_server.create_static_handler), relied_on(
+        "serving.py use_explainer_static_files"
+    )
+
+
+def test_bokehs_top_level_routes_serve_static_files_with_its_handlers():
+    from bokeh.server.urls import toplevel_patterns
+    from bokeh.server.views.multi_root_static_handler import MultiRootStaticHandler
+    from bokeh.server.views.static_handler import StaticHandler
+
+    handlers = [route[1] for route in toplevel_patterns]
+    for base in (StaticHandler, MultiRootStaticHandler):
+        assert any(isinstance(h, type) and issubclass(h, base) for h in handlers), relied_on(
+            "serving.py use_explainer_static_files"
+        )
+
+
+def test_a_documents_template_variables_are_a_dict_panel_reads_dist_url_from():
+    """serving._session_of points a websocket-made session's stylesheets at this server."""
+    assert Document()._template_variables == {}, relied_on("serving.py _session_of")
+    from panel.io.resources import LOCAL_DIST
+
+    assert isinstance(LOCAL_DIST, str), relied_on("serving.py _session_of")
+
+
+def test_panels_views_are_viewable_root_document_comm_and_notification_areas_keep_documents():
+    """serving._forget_notification_area unpacks state._views and empties an area's _documents."""
+    import panel.viewable
+    from panel.io.notifications import NotificationArea
+    from panel.io.state import state
+
+    assert isinstance(state._views, dict), relied_on("serving.py _forget_notification_area")
+    source = inspect.getsource(panel.viewable)
+    assert "state._views[ref] = (root_view, root, doc, comm)" in source, relied_on(
+        "serving.py _forget_notification_area"
+    )
+    assert isinstance(NotificationArea()._documents, dict), relied_on("serving.py _forget_notification_area")
+
+
+def test_a_session_context_holds_its_document():
+    from bokeh.server.contexts import BokehSessionContext
+
+    assert "_document" in inspect.getsource(BokehSessionContext.__init__), relied_on(
+        "serving.py _forget_notification_area"
+    )
+
+
+def test_panels_extensions_loaded_in_this_process_are_one_set():
+    """export._without_extension leaves the notifications extension out of a saved file."""
+    from panel.reactive import ReactiveHTMLMetaclass
+
+    assert isinstance(ReactiveHTMLMetaclass._loaded_extensions, set), relied_on("export.py _without_extension")
+
+
+def test_panels_inline_resources_and_save_take_what_export_gives_them():
+    from panel.io import resources
+    from panel.io.save import save
+
+    assert resources.CDN_DIST.startswith("https://") and resources.DIST_DIR.is_dir(), relied_on(
+        "export.py _inline_stylesheet"
+    )
+    assert callable(resources.set_resource_mode), relied_on("export.py save_standalone")
+    assert {"resources", "template_variables", "title"} <= set(inspect.signature(save).parameters), relied_on(
+        "export.py save_standalone"
+    )
+
+
+def test_panels_page_template_takes_the_favicon_and_touch_icon_export_sets():
+    from pathlib import Path
+
+    from panel.io.resources import BASE_TEMPLATE
+
+    template = Path(BASE_TEMPLATE.filename).read_text(encoding="utf-8")
+    assert "app_favicon" in template and "apple_icon" in template, relied_on("export.py save_standalone")

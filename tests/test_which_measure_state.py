@@ -1,0 +1,30 @@
+"""Figure 5, which measure answers which question: its state and demos in plain Python."""
+
+import pytest
+
+from explainer.figures.which_measure import DEMOS, WhichMeasureState
+from explainer.metrics import format_number as f
+
+
+@pytest.mark.parametrize("key", list(DEMOS))
+def test_each_demo_shows_two_lists_its_measure_scores_the_same_and_another_measure_tells_apart(key):
+    state = WhichMeasureState()
+    state.choose(key)
+    a, b = state.values("a"), state.values("b")
+    assert f(a[key]) == f(b[key]), key
+    assert any(f(a[other]) != f(b[other]) for other in a if other != key), key
+
+
+def test_the_precision_demo_is_the_articles_example():
+    state = WhichMeasureState()
+    # A relevant result moved from rank 1 to rank 5 leaves P@5 unchanged.
+    assert state.values("a")["precision"] == state.values("b")["precision"] == 3 / 5
+    assert state.values("a")["rr"] == 1.0 and state.values("b")["rr"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("measure", "f1"), ("a", [1] * 7), ("a", [4] + [0] * 7), ("b", [True] * 8)]
+)
+def test_bad_values_are_refused(field, value):
+    with pytest.raises(ValueError):
+        WhichMeasureState().update_from_dict({field: value})
