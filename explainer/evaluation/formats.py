@@ -481,9 +481,13 @@ def _from_dict(data: Mapping, label: str, what: str, check) -> _Collector:
             values.append(check(value))
             qids.append(qid)
             docids.append(docid)
-    for text in (*qids, *docids):
+    for text in (*data.keys(), *docids):
         if not text or any(c.isspace() for c in text):
             raise InputError(label, None, "expected ids that are not empty and hold no whitespace")
+    for qid in data if what == "score" else ():
+        # A run's query given with no results still exists, as in pytrec_eval (which evaluates
+        # it, all zeros); a query with no judgments does not (pytrec_eval skips it).
+        collector.qid_code.setdefault(qid.encode("utf-8", "surrogateescape"), len(collector.qid_code))
     if not values:
         return collector
     encoded_q = [q.encode("utf-8", "surrogateescape") for q in qids]
