@@ -289,6 +289,9 @@ def _split(
 ) -> _Fields:
     """Find the fields of every line of ``block``; raise ``InputError`` at the first line with the wrong count."""
     buf = np.frombuffer(block, dtype=np.uint8)
+    fast = _split_simple(buf, block, first_line, n_fields, wanted)
+    if fast is not None:
+        return fast
     space = _SPACE[buf]
     before = np.empty_like(space)
     before[0] = True
@@ -323,14 +326,48 @@ def _split(
     )
 
 
+def _split_simple(buf: np.ndarray, block: bytes, first_line: int, n_fields: int, wanted) -> _Fields | None:
+    """The common case, fast: every line has exactly ``n_fields`` fields, one space or tab apart.
+
+    None when the block holds anything else (blank or comment lines, runs of spaces,
+    carriage returns, extra fields): the general path then reads it.
+    """
+    if b"\r" in block or b"#" in block or b"\x0b" in block or b"\x0c" in block:
+        return None
+    newlines = np.flatnonzero(buf == 10)
+    seps = np.flatnonzero((buf == 32) | (buf == 9)) if b"\t" in block else np.flatnonzero(buf == 32)
+    n = len(newlines)
+    per_line = n_fields - 1
+    if len(seps) != per_line * n or n == 0:
+        return None
+    seps = seps.reshape(n, per_line)
+    line_start = np.empty(n, dtype=np.int64)
+    line_start[0] = 0
+    line_start[1:] = newlines[:-1] + 1
+    bounds = np.empty((n, n_fields + 1), dtype=np.int64)  # field j spans bounds[j] + (j > 0) .. bounds[j + 1]
+    bounds[:, 0] = line_start - 1
+    bounds[:, 1:n_fields] = seps
+    bounds[:, n_fields] = newlines
+    if not (np.diff(bounds, axis=1) > 1).all():  # an empty field, or a separator on the wrong line
+        return None
+    picks = np.asarray(wanted, dtype=np.int64)
+    starts = bounds[:, picks] + 1
+    return _Fields(
+        buf=buf,
+        line_no=first_line + np.arange(n, dtype=np.int64),
+        starts=starts,
+        lengths=bounds[:, picks + 1] - starts,
+    )
+
+
 def _matrix(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as rows of a (n, width) byte matrix, zero-padded: ``.view(f"S{width}")`` gives strings."""
-    width = int(lengths.max()) if len(lengths) else 1
-    out = np.zeros((len(starts), max(width, 1)), dtype=np.uint8)
-    last = len(buf) - 1
-    for j in range(width):
-        inside = lengths > j
-        out[:, j] = np.where(inside, buf[np.minimum(starts + j, last)], 0)
+    width = max(int(lengths.max()) if len(lengths) else 1, 1)
+    if len(starts) and int(starts.max()) + width > len(buf):
+        buf = np.concatenate([buf, np.zeros(width, dtype=np.uint8)])
+    windows = np.lib.stride_tricks.as_strided(buf, shape=(len(buf) - width + 1, width), strides=(1, 1))
+    out = windows[starts]  # one copy of each field's bytes, and what follows them
+    out[np.arange(width)[None, :] >= lengths[:, None]] = 0
     return out
 
 
@@ -356,6 +393,9 @@ def _strings(matrix: np.ndarray) -> np.ndarray:
 
 def _numbers(matrix: np.ndarray, line_no: np.ndarray, label: str, kind: type, expected: str) -> np.ndarray:
     """Parse each row as a number; ``InputError`` at the first row that is not one."""
+    values = _decimals(matrix, kind)
+    if values is not None:
+        return values
     text = _strings(matrix)
     try:
         values = text.astype(np.float64 if kind is float else np.int64)
@@ -370,6 +410,44 @@ def _numbers(matrix: np.ndarray, line_no: np.ndarray, label: str, kind: type, ex
         i = int(np.argmax(np.isnan(values)))
         raise InputError(label, int(line_no[i]), f"expected {expected}, found {_shown(text[i])}")
     return values
+
+
+def _decimals(matrix: np.ndarray, kind: type) -> np.ndarray | None:
+    """Plain decimals (``-12.345``, at most 15 digits) parsed in bulk; None for anything else.
+
+    The digits make an integer below 2^53 and the point a power of ten up to 10^15, both
+    exact in a double, and IEEE division rounds their quotient correctly: the same double
+    as C's ``strtod`` (trec_eval's ``atof``) or Python's ``float``.
+    """
+    n, width = matrix.shape
+    if n == 0 or width > 17:
+        return None
+    negative = matrix[:, 0] == ord("-")
+    mantissa = np.zeros(n, dtype=np.int64)
+    after_point = np.zeros(n, dtype=np.int64)
+    seen_point = np.zeros(n, dtype=bool)
+    digits = np.zeros(n, dtype=np.int64)
+    for j in range(width):
+        c = matrix[:, j]
+        is_digit = (c >= 48) & (c <= 57)
+        is_point = c == 46
+        ok = is_digit | is_point | (c == 0) | ((j == 0) & negative)
+        if not ok.all() or (is_point & seen_point).any():
+            return None
+        if kind is int and is_point.any():
+            return None
+        mantissa = np.where(is_digit, mantissa * 10 + (c.astype(np.int64) - 48), mantissa)
+        digits += is_digit
+        after_point += is_digit & seen_point
+        seen_point |= is_point
+        if j and ((c != 0) & (matrix[:, j - 1] == 0)).any():
+            return None  # a gap inside the field cannot happen; be safe
+    if (digits == 0).any() or (digits > 15).any():
+        return None
+    if kind is int:
+        return np.where(negative, -mantissa, mantissa)
+    values = mantissa.astype(np.float64) / (10.0**after_point)
+    return np.where(negative, -values, values)  # -0 stays -0.0, as strtod gives it
 
 
 def _shown(raw: bytes) -> str:
@@ -557,10 +635,12 @@ def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -
     dropped = np.zeros(0, dtype=np.int64)
     pairs: list[tuple[int, int]] = []
     if n_read:
-        import pandas as pd
-
         keys = _mix(qcode, doc_hash)
-        maybe = np.flatnonzero(pd.Index(keys).duplicated(keep=False))
+        ordered = np.sort(keys)
+        repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+        del ordered
+        maybe = np.flatnonzero(np.isin(keys, repeated)) if len(repeated) else repeated
+        del keys
         if len(maybe):
             groups: dict[tuple, list[int]] = {}
             for i in maybe.tolist():
@@ -581,6 +661,7 @@ def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -
                 )
             drop = [i for g in repeats for i in (g[1:] if duplicates == "first" else g[:-1])]
             dropped = np.asarray(sorted(drop), dtype=np.int64)
+    del line_no
 
     # Queries in trec_eval's order: qids sorted byte by byte.
     names = sorted(collector.qid_code, key=lambda raw: raw)
@@ -597,9 +678,11 @@ def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -
     if order is not None:
         qrank, value, doc_hash, doc_start, doc_len = (a[order] for a in (qrank, value, doc_hash, doc_start, doc_len))
     if by_score:
-        order = _break_ties(qrank, value, doc_start, doc_len, blob)
-        if order is not None:
-            value, doc_hash, doc_start, doc_len = (a[order] for a in (value, doc_hash, doc_start, doc_len))
+        ties = _break_ties(qrank, value, doc_start, doc_len, blob)
+        if ties is not None:
+            members, moved = ties
+            for a in (value, doc_hash, doc_start, doc_len):
+                a[members] = a[moved]
     offsets = np.zeros(len(names) + 1, dtype=np.int64)
     np.cumsum(np.bincount(qrank, minlength=len(names)), out=offsets[1:])
     common = dict(
@@ -631,8 +714,11 @@ def _order(qrank: np.ndarray, score: np.ndarray | None) -> np.ndarray | None:
     return np.lexsort((-score, qrank))
 
 
-def _break_ties(qrank, score, doc_start, doc_len, blob) -> np.ndarray | None:
-    """Order equal scores of a query by docid, the greater first, as trec_eval does; None if no ties."""
+def _break_ties(qrank, score, doc_start, doc_len, blob) -> tuple[np.ndarray, np.ndarray] | None:
+    """Order equal scores of a query by docid, the greater first, as trec_eval does; None if no ties.
+
+    Returns ``(members, moved)``: the lines in ties, and which line each of their places takes.
+    """
     if len(score) < 2:
         return None
     tied_next = (qrank[1:] == qrank[:-1]) & (score[1:] == score[:-1])
@@ -653,6 +739,4 @@ def _break_ties(qrank, score, doc_start, doc_len, blob) -> np.ndarray | None:
         matrix[inside, j] = blob[doc_start[members[inside]] + j]
     _, rank = np.unique(_strings(matrix), return_inverse=True)
     within = np.lexsort((-rank.ravel(), group))  # groups stay in place, members by docid descending
-    order = np.arange(len(score))
-    order[members] = members[within]
-    return order
+    return members, members[within]

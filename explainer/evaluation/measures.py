@@ -413,16 +413,18 @@ def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.nd
 
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
     table = pd.Index(_mix(qrels_owner, qrels.doc_hash))
-    keys = _mix(qrels_index, run.doc_hash[lines])
+    every_line = len(lines) == len(run)  # then lines is 0, 1, 2...: no copies
+    keys = _mix(qrels_index, run.doc_hash if every_line else run.doc_hash[lines])
     if table.is_unique:
         found = table.get_indexer(keys)
     else:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
         found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, lines)
+    del keys
     hit = np.flatnonzero(found >= 0)
     j = found[hit]
-    same = _bytes_equal(
-        run.blob, run.doc_start[lines[hit]], run.doc_len[lines[hit]], qrels.blob, qrels.doc_start[j], qrels.doc_len[j]
-    )
+    del found
+    at = hit if every_line else lines[hit]
+    same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
     grade = np.full(len(lines), -1, dtype=np.int64)
     grade[hit[same]] = qrels.grade[j[same]]
     grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
