@@ -1,4 +1,4 @@
-"""The command line: ``relevance-explainer [serve] [options]`` and ``relevance-explainer export DIR``."""
+"""The command line: ``relevance-explainer [serve] [options]``, ``export DIR``, ``evaluate QRELS RUN [RUN2]``, ``screenshots``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 from pathlib import Path
+
+from explainer.evaluation.cli import add_evaluate_command
 
 DEFAULT_PORT = 5006
 
@@ -126,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
     shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
     shots_cmd.set_defaults(run=screenshots)
+    add_evaluate_command(commands)
     parser.command_names = tuple(commands.choices)  # what main() tells apart from serve's options
     return parser
 

@@ -271,3 +271,161 @@ def format_number(value: Real, digits: int = 2) -> str:
     """
     quantum = Decimal(1).scaleb(-digits)
     return str(Decimal(float(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+# -- many queries at once -----------------------------------------------------------
+#
+# The same measures over many ranked lists in one call, for evaluating whole runs.
+# The lists are given flat: ``grades`` holds every list's grades one after the other,
+# rank 1 first, and list q is ``grades[offsets[q]:offsets[q + 1]]``. A negative grade
+# stands for an unjudged document (``None`` above). Each function returns one value
+# per list, equal to the function above applied to that list (the test suite checks
+# it, and both against trec_eval).
+
+
+def _flat_lists(grades, offsets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated flat grades, offsets, and each grade's 0-based rank within its list."""
+    grades = np.asarray(grades)
+    offsets = np.asarray(offsets)
+    if grades.ndim != 1 or not np.issubdtype(grades.dtype, np.integer):
+        raise ValueError(f"grades must be a flat array of integers, got {grades.dtype} with shape {grades.shape}")
+    if (
+        offsets.ndim != 1
+        or len(offsets) < 1
+        or not np.issubdtype(offsets.dtype, np.integer)
+        or offsets[0] != 0
+        or offsets[-1] != len(grades)
+        or (np.diff(offsets) < 0).any()
+    ):
+        raise ValueError(f"offsets must rise from 0 to len(grades) = {len(grades)}, got {offsets!r}")
+    lengths = np.diff(offsets)
+    position = np.arange(len(grades), dtype=np.int64) - np.repeat(offsets[:-1].astype(np.int64), lengths)
+    return grades, offsets.astype(np.int64), position
+
+
+def _per_list(offsets: np.ndarray, index: np.ndarray, weights=None) -> np.ndarray:
+    """Sum ``weights`` (or count) the flat positions ``index`` into their lists."""
+    owner = np.searchsorted(offsets, index, side="right") - 1
+    return np.bincount(owner, weights=weights, minlength=len(offsets) - 1).astype(np.float64)
+
+
+def _check_counts(n_relevant, offsets: np.ndarray) -> np.ndarray:
+    n_relevant = np.asarray(n_relevant)
+    if n_relevant.shape != (len(offsets) - 1,) or not np.issubdtype(n_relevant.dtype, np.integer):
+        raise ValueError(f"n_relevant must hold one integer per list ({len(offsets) - 1}), got {n_relevant!r}")
+    return n_relevant
+
+
+def precision_at_k_batch(grades, offsets, k: int) -> np.ndarray:
+    """P@k of each list = (relevant results in its top k) / k, as ``precision_at_k``."""
+    k = _check_k(k)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    return _per_list(offsets, np.flatnonzero((grades >= 1) & (position < k))) / k
+
+
+def recall_at_k_batch(grades, offsets, k: int, n_relevant) -> np.ndarray:
+    """R@k of each list = (relevant results in its top k) / n_relevant[q]; 0 where n_relevant is 0."""
+    k = _check_k(k)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    hits = _per_list(offsets, np.flatnonzero((grades >= 1) & (position < k)))
+    return np.divide(hits, n_relevant, out=np.zeros(len(hits)), where=n_relevant > 0)
+
+
+def hit_rate_at_k_batch(grades, offsets, k: int) -> np.ndarray:
+    """Hit rate@k of each list = 1 if any relevant result is in its top k, else 0 (trec_eval's ``success_k``)."""
+    k = _check_k(k)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    return (_per_list(offsets, np.flatnonzero((grades >= 1) & (position < k))) > 0).astype(np.float64)
+
+
+def judged_at_k_batch(grades, offsets, k: int) -> np.ndarray:
+    """Judged@k of each list = (judged results in its top k) / k: ``precision_at_k`` of "is it judged".
+
+    The share of the top k that somebody judged (grade >= 0), relevant or not; divides by
+    ``k`` even when the list is shorter, as ir_measures' ``Judged@k`` does (1 - trec_eval's ``unj_k``).
+    """
+    k = _check_k(k)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    return _per_list(offsets, np.flatnonzero((grades >= 0) & (position < k))) / k
+
+
+def reciprocal_rank_batch(grades, offsets) -> np.ndarray:
+    """RR of each list = 1 / (rank of its first relevant result) over the whole list; 0 if none."""
+    grades, offsets, position = _flat_lists(grades, offsets)
+    relevant = np.flatnonzero(grades >= 1)
+    owner = np.searchsorted(offsets, relevant, side="right") - 1
+    out = np.zeros(len(offsets) - 1)
+    owners, first = np.unique(owner, return_index=True)
+    out[owners] = 1.0 / (position[relevant[first]] + 1)
+    return out
+
+
+def average_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """AP of each list = (sum of P@i over its relevant ranks i) / n_relevant[q]; 0 where n_relevant is 0.
+
+    Over the whole list, as trec_eval's ``map``.
+    """
+    grades, offsets, position = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    relevant = np.flatnonzero(grades >= 1)
+    owner = np.searchsorted(offsets, relevant, side="right") - 1
+    # hits so far at each relevant rank: its index among its list's relevant results, plus one
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    hits = np.arange(len(relevant)) - first_of_owner + 1
+    sums = np.bincount(owner, weights=hits / (position[relevant] + 1), minlength=len(offsets) - 1)
+    return np.divide(sums, n_relevant, out=np.zeros(len(sums)), where=n_relevant > 0)
+
+
+def _dcg_batch(grades: np.ndarray, offsets: np.ndarray, position: np.ndarray, k: int | None, gain: str) -> np.ndarray:
+    take = grades >= 1
+    if k is not None:
+        take &= position < k
+    index = np.flatnonzero(take)
+    g = grades[index].astype(np.float64)
+    gains = 2.0**g - 1.0 if gain == "exponential" else g
+    return _per_list(offsets, index, gains / np.log2(position[index] + 2.0))
+
+
+def dcg_at_k_batch(grades, offsets, k: int, gain: str = "exponential") -> np.ndarray:
+    """DCG@k of each list = sum over its ranks i <= k of gain(g_i) / log2(i + 1), as ``dcg_at_k``."""
+    k = _check_k(k)
+    _check_gain(gain)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    return _dcg_batch(grades, offsets, position, k, gain)
+
+
+def ndcg_at_k_batch(
+    grades,
+    offsets,
+    k: int,
+    ideal,
+    ideal_offsets,
+    gain: str = "exponential",
+    cut_ideal: bool = True,
+) -> np.ndarray:
+    """NDCG@k of each list = DCG@k / ideal DCG; 0 where the ideal is 0.
+
+    ``ideal[ideal_offsets[q]:ideal_offsets[q + 1]]`` holds the grades list q's ideal is
+    made of: every judged document of the query for trec_eval's ``ndcg_cut_k`` (as
+    ``ndcg_at_k(..., judged=...)``), or the list's own judged grades for the ideal most
+    tutorials use (as ``ndcg_at_k`` without ``judged``). They are sorted high to low here.
+    The ideal DCG is cut at k, unless ``cut_ideal`` is False (then it sums every ideal grade).
+    """
+    k = _check_k(k)
+    _check_gain(gain)
+    grades, offsets, position = _flat_lists(grades, offsets)
+    ideal, ideal_offsets, _ = _flat_lists(ideal, ideal_offsets)
+    if len(ideal_offsets) != len(offsets):
+        raise ValueError(f"ideal_offsets must describe {len(offsets) - 1} lists, got {len(ideal_offsets) - 1}")
+    # Only grades >= 1 have gain: sort those of each list high to low, ranks 0, 1, 2... within it.
+    positive = np.flatnonzero(ideal >= 1)
+    owner = np.searchsorted(ideal_offsets, positive, side="right") - 1
+    order = np.lexsort((-ideal[positive], owner))
+    best, owner = ideal[positive][order], owner[order]
+    best_offsets = np.zeros(len(ideal_offsets), dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=len(ideal_offsets) - 1), out=best_offsets[1:])
+    best_position = np.arange(len(best)) - best_offsets[owner]
+    top = _dcg_batch(grades, offsets, position, k, gain)
+    bottom = _dcg_batch(best, best_offsets, best_position, k if cut_ideal else None, gain)
+    return np.divide(top, bottom, out=np.zeros(len(top)), where=bottom > 0)

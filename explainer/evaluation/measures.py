@@ -1,0 +1,561 @@
+"""Per-query measures of a run against qrels, and their means, as trec_eval computes them.
+
+``evaluate(qrels, run, measures)`` gives an ``Evaluation``: for every evaluated query
+the value of each measure, the means, and a summary of what was skipped.
+``Evaluation.query(qid)`` gives one query's ranked list with its grades, the
+relevant documents the run missed, and each measure recomputed through the readable
+functions of ``explainer.metrics``, so that a view can show that query's arithmetic.
+
+trec_eval's conventions, followed here (and tested against pytrec_eval):
+
+- Which queries count: those in both the run and the qrels. A query in the run with no
+  judgments is skipped; so, by default, is a query in the qrels that the run has no
+  result for. With ``complete=True`` (trec_eval ``-c``) those qrels-only queries count
+  0 for every measure, and means divide by the number of queries in the qrels.
+- A document is relevant when its grade is at least ``relevance_level`` (trec_eval
+  ``-l``, default 1). Unjudged documents, and judgments with a negative grade, are not
+  relevant and have no gain.
+- ``precision@k`` divides by k even when fewer results came back; ``recall@k`` and ``ap``
+  divide by every relevant document of the query, retrieved or not; ``rr`` and ``ap``
+  look at the whole run (trec_eval's ``recip_rank`` and ``map``, which are not cut).
+- ``ndcg@k``: trec_eval's ``ndcg_cut_k`` by default (the grade as gain; the ideal from
+  every judged document of the query, cut at k; not affected by ``relevance_level``).
+  Every convention of the conventions figure can be chosen instead
+  (``explainer.figures.conventions.CONVENTIONS``, keyed in ``NDCG_CONVENTIONS`` here).
+- ``judged@k``: the share of the top k that has a judgment (divides by k), as
+  ir_measures' ``Judged@k``; ``hit_rate@k``: trec_eval's ``success_k``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from explainer import metrics
+from explainer.evaluation.formats import Qrels, Run, _mix, read_qrels, read_run
+
+KEYS = ("precision", "recall", "rr", "ap", "ndcg", "judged", "hit_rate")
+"""The measures an evaluation can compute (the first five are ``explainer.measures``' keys)."""
+
+CUT_KEYS = ("precision", "recall", "ndcg", "judged", "hit_rate")
+"""The measures that take a cutoff k; ``rr`` and ``ap`` look at the whole run, as trec_eval's do."""
+
+NDCG_CONVENTIONS = {
+    # key: (gain, where the ideal comes from, whether the ideal DCG is cut at k); the same
+    # five as explainer.figures.conventions.CONVENTIONS (a test checks they agree).
+    "linear-judged": ("linear", "judged", True),
+    "exponential-judged": ("exponential", "judged", True),
+    "exponential-judged-uncut": ("exponential", "judged", False),
+    "linear-list": ("linear", "list", True),
+    "exponential-list": ("exponential", "list", True),
+}
+DEFAULT_CONVENTION = "linear-judged"
+"""trec_eval's ``ndcg_cut``: the grade as gain, the ideal from every judged document, cut at k."""
+
+_TREC_NAMES = {"precision": "P", "recall": "recall", "hit_rate": "success", "judged": "judged"}
+_ALIASES = {
+    "p": "precision",
+    "precision": "precision",
+    "r": "recall",
+    "recall": "recall",
+    "rr": "rr",
+    "mrr": "rr",
+    "recip_rank": "rr",
+    "ap": "ap",
+    "map": "ap",
+    "ndcg": "ndcg",
+    "ndcg_cut": "ndcg",
+    "judged": "judged",
+    "hit_rate": "hit_rate",
+    "success": "hit_rate",
+}
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure to compute: ``key`` (one of ``KEYS``), its cutoff ``k``, and for NDCG its convention."""
+
+    key: str
+    k: int | None = None
+    convention: str = DEFAULT_CONVENTION
+
+    def __post_init__(self):
+        if self.key not in KEYS:
+            raise ValueError(f"measure key must be one of {', '.join(KEYS)}, got {self.key!r}")
+        if self.key in CUT_KEYS:
+            metrics._check_k(self.k)
+        elif self.k is not None:
+            raise ValueError(
+                f"{self.key} looks at the whole run (as trec_eval's does) and takes no k, got k={self.k!r}"
+            )
+        if self.convention not in NDCG_CONVENTIONS:
+            raise ValueError(f"convention must be one of {', '.join(NDCG_CONVENTIONS)}, got {self.convention!r}")
+        if self.key != "ndcg" and self.convention != DEFAULT_CONVENTION:
+            raise ValueError(f"only ndcg has conventions, got convention={self.convention!r} for {self.key}")
+
+    @property
+    def name(self) -> str:
+        """The name in tables: trec_eval's where trec_eval computes it (``P_10``, ``map``, ``ndcg_cut_10``)."""
+        if self.key == "rr":
+            return "recip_rank"
+        if self.key == "ap":
+            return "map"
+        if self.key == "ndcg":
+            if self.convention == DEFAULT_CONVENTION:
+                return f"ndcg_cut_{self.k}"
+            return f"ndcg_{self.convention}_{self.k}"
+        return f"{_TREC_NAMES[self.key]}_{self.k}"
+
+    @property
+    def label(self) -> str:
+        """A short label for people: ``P@10``, ``RR``, ``NDCG@10``."""
+        base = {"precision": "P", "recall": "R", "rr": "RR", "ap": "AP", "ndcg": "NDCG"}.get(self.key)
+        base = base or {"judged": "Judged", "hit_rate": "Hit rate"}[self.key]
+        text = f"{base}@{self.k}" if self.k is not None else base
+        return text if self.key != "ndcg" or self.convention == DEFAULT_CONVENTION else f"{text} ({self.convention})"
+
+    @classmethod
+    def parse(cls, text: str, convention: str = DEFAULT_CONVENTION) -> Measure:
+        """A measure from its written form: ``P@10``, ``precision@10``, ``P_10``, ``ndcg@10``,
+        ``ndcg_cut_10``, ``ndcg@10:exponential-list``, ``recall@100``, ``rr`` (``recip_rank``),
+        ``ap`` (``map``), ``judged@10``, ``hit_rate@10`` (``success_10``)."""
+        match = re.fullmatch(r"\s*([A-Za-z_]+?)(?:[@_](\d+))?(?::([a-z-]+))?\s*", str(text))
+        if not match or match.group(1).lower() not in _ALIASES:
+            raise ValueError(
+                f"unknown measure {text!r}: expected one of {', '.join(KEYS)}, with @k for "
+                f"{', '.join(CUT_KEYS)} (as in P@10, ndcg@10, recall@100, or trec_eval's P_10, ndcg_cut_10)"
+            )
+        key = _ALIASES[match.group(1).lower()]
+        k = int(match.group(2)) if match.group(2) else None
+        if key in CUT_KEYS and k is None:
+            raise ValueError(f"measure {text!r} needs a cutoff, as in {key}@10")
+        chosen = match.group(3) or (convention if key == "ndcg" else DEFAULT_CONVENTION)
+        return cls(key, k, chosen)
+
+
+DEFAULT_MEASURES = (
+    Measure("precision", 10),
+    Measure("recall", 100),
+    Measure("rr"),
+    Measure("ap"),
+    Measure("ndcg", 10),
+)
+"""P@10, R@100, RR, AP and NDCG@10 (trec_eval's P_10, recall_100, recip_rank, map, ndcg_cut_10)."""
+
+
+def measures_for(keys: Sequence[str], ks: Sequence[int], convention: str = DEFAULT_CONVENTION) -> tuple[Measure, ...]:
+    """Measures from keys (or written forms such as ``P@5``) and cutoffs: every k for each key that takes one."""
+    out: list[Measure] = []
+    for text in keys:
+        if "@" in text or "_" in text.rstrip("_") and text.lower() not in _ALIASES:
+            found = [Measure.parse(text, convention)]
+        else:
+            key = _ALIASES.get(text.lower())
+            if key is None:
+                found = [Measure.parse(text, convention)]  # raises with the list of measures
+            elif key in CUT_KEYS:
+                found = [Measure(key, k, convention if key == "ndcg" else DEFAULT_CONVENTION) for k in ks]
+            else:
+                found = [Measure(key)]
+        out.extend(m for m in found if m not in out)
+    return tuple(out)
+
+
+# -- one query, through the readable metrics core ------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueryDetail:
+    """One query, all a view needs to show its arithmetic.
+
+    ``docids``, ``scores`` and ``grades`` are the run's results in trec_eval's order
+    (rank 1 first); a grade is ``None`` for a document without a judgment (a negative
+    grade in the qrels counts as none, as in trec_eval). ``judged_grades`` holds every
+    judged grade (>= 0) of the query, retrieved or not: NDCG's ideal is made of them.
+    ``missed`` lists the judged documents with a grade >= 1 the run did not retrieve,
+    ``(docid, grade)`` best first; ``n_missed_relevant`` counts those at or above the
+    relevance level. ``values`` maps each measure's name to its value, computed by
+    ``explainer.metrics`` from these lists.
+    """
+
+    qid: str
+    docids: tuple[str, ...]
+    scores: tuple[float, ...]
+    grades: tuple[int | None, ...]
+    n_relevant: int
+    judged_grades: tuple[int, ...]
+    missed: tuple[tuple[str, int], ...]
+    n_missed_relevant: int
+    relevance_level: int
+    in_run: bool
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def query_values(
+    grades: Sequence[int | None],
+    n_relevant: int,
+    judged_grades: Sequence[int],
+    measures: Sequence[Measure],
+    relevance_level: int = 1,
+) -> dict[str, float]:
+    """Each measure of one ranked list, computed by ``explainer.metrics``' readable functions.
+
+    ``grades`` in rank order (``None`` unjudged), ``n_relevant`` the query's relevant
+    documents (grade >= ``relevance_level``), ``judged_grades`` every judged grade of the query.
+    """
+    binary = [None if g is None else int(g >= relevance_level) for g in grades]
+    judged_mask = [0 if g is None else 1 for g in grades]
+    out = {}
+    for m in measures:
+        if m.key == "precision":
+            value = metrics.precision_at_k(binary, m.k)
+        elif m.key == "recall":
+            value = metrics.recall_at_k(binary, m.k, n_relevant)
+        elif m.key == "rr":
+            value = metrics.reciprocal_rank(binary)
+        elif m.key == "ap":
+            value = metrics.average_precision(binary, n_relevant)
+        elif m.key == "hit_rate":
+            value = metrics.hit_rate_at_k(binary, m.k)
+        elif m.key == "judged":
+            value = metrics.precision_at_k(judged_mask, m.k)
+        else:
+            value = ndcg_by_convention(list(grades), m.k, list(judged_grades), m.convention)
+        out[m.name] = float(value)
+    return out
+
+
+def ndcg_by_convention(grades: list, k: int, judged_grades: list[int], convention: str) -> float:
+    """NDCG@k of one list under a convention of ``NDCG_CONVENTIONS``, from ``explainer.metrics``.
+
+    ``judged_grades`` is every judged grade of the query (the ideal of the ``judged``
+    conventions); the ``list`` conventions make the ideal from the list's own grades.
+    """
+    gain, ideal_from, cut = NDCG_CONVENTIONS[convention]
+    if cut:
+        return metrics.ndcg_at_k(grades, k, gain, judged=judged_grades if ideal_from == "judged" else None)
+    pool = judged_grades if ideal_from == "judged" else [g for g in grades if g is not None]
+    ideal = metrics.ideal_grades(pool)
+    best = metrics.dcg_at_k(ideal, max(len(ideal), 1), gain)
+    return metrics.dcg_at_k(grades, k, gain) / best if best else 0.0
+
+
+# -- many queries: the batch kernels -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What was evaluated and what was left out, counted.
+
+    ``n_evaluated`` queries have values (those in both files, plus, with ``complete``,
+    the qrels-only ones at 0); ``run_only`` are in the run but have no judgments
+    (skipped, as trec_eval skips them); ``qrels_only`` have judgments but no result in
+    the run (skipped by default, counted as 0 with ``complete``).
+    """
+
+    n_evaluated: int
+    run_only: tuple[str, ...]
+    qrels_only: tuple[str, ...]
+    complete: bool
+    relevance_level: int
+    run_lines: int
+    run_duplicates: int
+    qrels_lines: int
+    qrels_duplicates: int
+    run_source: str
+    qrels_source: str
+
+    def lines(self) -> list[str]:
+        """The summary in words, one sentence a line (counts only: no ids)."""
+        q = _plural
+        parts = [f"{q(self.n_evaluated, 'query', 'queries')} evaluated"]
+        if self.run_only:
+            parts.append(
+                f"{len(self.run_only)} in the run {_have(len(self.run_only))} no judgments (skipped, as trec_eval does)"
+            )
+        if self.qrels_only:
+            if self.complete:
+                parts.append(
+                    f"{len(self.qrels_only)} judged {_have(len(self.qrels_only), 'has', 'have')} no results in the run "
+                    "(counted as 0, as trec_eval -c does)"
+                )
+            else:
+                parts.append(
+                    f"{len(self.qrels_only)} judged {_have(len(self.qrels_only), 'has', 'have')} no results in the run "
+                    "(skipped, as trec_eval does without -c)"
+                )
+        out = ["; ".join(parts)]
+        for what, n, lines in (
+            ("run", self.run_duplicates, self.run_lines),
+            ("qrels", self.qrels_duplicates, self.qrels_lines),
+        ):
+            if n:
+                out.append(f"{q(n, 'duplicate docid line')} left out of the {what} ({lines:,} lines read)")
+        if self.relevance_level != 1:
+            out.append(
+                f"relevant means a grade of {self.relevance_level} or more (trec_eval -l {self.relevance_level})"
+            )
+        return out
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def _have(n: int, one: str = "has", many: str = "have") -> str:
+    return one if n == 1 else many
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """A run evaluated against qrels: per-query values of each measure, aligned with ``qids``.
+
+    ``values[name][i]`` is measure ``name``'s value for query ``qids[i]`` (queries in
+    trec_eval's order); ``means[name]`` their mean, trec_eval's ``all`` line.
+    """
+
+    qids: tuple[str, ...]
+    measures: tuple[Measure, ...]
+    values: dict[str, np.ndarray]
+    means: dict[str, float]
+    summary: Summary
+    run: Run
+    qrels: Qrels
+    relevance_level: int
+    complete: bool
+
+    @property
+    def name(self) -> str:
+        """The run's name."""
+        return self.run.name
+
+    def value(self, measure: str | Measure, qid: str) -> float:
+        """One query's value of one measure (given by name, e.g. ``"P_10"``, or as a ``Measure``)."""
+        name = measure.name if isinstance(measure, Measure) else measure
+        return float(self.values[name][self._position(qid)])
+
+    def _position(self, qid: str) -> int:
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None:
+            lookup = {q: i for i, q in enumerate(self.qids)}
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup[qid]
+
+    def query(self, qid: str) -> QueryDetail:
+        """One evaluated query in full, each measure recomputed by ``explainer.metrics``."""
+        self._position(qid)  # KeyError for a query that was not evaluated
+        detail = _detail(self.qrels, self.run, qid, self.relevance_level)
+        values = query_values(
+            detail.grades, detail.n_relevant, detail.judged_grades, self.measures, self.relevance_level
+        )
+        return QueryDetail(**{**detail.__dict__, "values": values})
+
+
+def _detail(qrels: Qrels, run: Run, qid: str, relevance_level: int) -> QueryDetail:
+    qq = qrels.index(qid)
+    a, b = int(qrels.offsets[qq]), int(qrels.offsets[qq + 1])
+    judged = dict(zip(qrels.docids(a, b), qrels.grade[a:b].tolist(), strict=True))
+    try:
+        rq = run.index(qid)
+        ra, rb = int(run.offsets[rq]), int(run.offsets[rq + 1])
+        in_run = True
+    except KeyError:
+        ra = rb = 0
+        in_run = False
+    docids = run.docids(ra, rb)
+    scores = run.score[ra:rb].tolist()
+    grades = []
+    for d in docids:
+        g = judged.get(d)
+        grades.append(None if g is None or g < 0 else int(g))
+    retrieved = set(docids)
+    missed = sorted(((d, g) for d, g in judged.items() if g >= 1 and d not in retrieved), key=lambda x: (-x[1], x[0]))
+    judged_grades = tuple(sorted((g for g in judged.values() if g >= 0), reverse=True))
+    return QueryDetail(
+        qid=qid,
+        docids=tuple(docids),
+        scores=tuple(scores),
+        grades=tuple(grades),
+        n_relevant=sum(1 for g in judged.values() if g >= relevance_level),
+        judged_grades=judged_grades,
+        missed=tuple(missed),
+        n_missed_relevant=sum(1 for _, g in missed if g >= relevance_level),
+        relevance_level=relevance_level,
+        in_run=in_run,
+    )
+
+
+def _as_qrels(qrels) -> Qrels:
+    return qrels if isinstance(qrels, Qrels) else read_qrels(qrels)
+
+
+def _as_run(run) -> Run:
+    return run if isinstance(run, Run) else read_run(run)
+
+
+def _bytes_equal(blob_a, start_a, len_a, blob_b, start_b, len_b) -> np.ndarray:
+    same = len_a == len_b
+    width = int(len_a.max()) if len(len_a) else 0
+    for j in range(width):
+        check = np.flatnonzero(same & (len_a > j))
+        if not len(check):
+            break
+        same[check] = blob_a[start_a[check] + j] == blob_b[start_b[check] + j]
+    return same
+
+
+def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray) -> np.ndarray:
+    """The qrels grade of each run line in ``lines`` (``qrels_index`` its query in the qrels); -1 when unjudged."""
+    import pandas as pd
+
+    qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
+    table = pd.Index(_mix(qrels_owner, qrels.doc_hash))
+    every_line = len(lines) == len(run)  # then lines is 0, 1, 2...: no copies
+    keys = _mix(qrels_index, run.doc_hash if every_line else run.doc_hash[lines])
+    if table.is_unique:
+        found = table.get_indexer(keys)
+    else:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
+        found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, lines)
+    del keys
+    hit = np.flatnonzero(found >= 0)
+    j = found[hit]
+    del found
+    at = hit if every_line else lines[hit]
+    same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
+    grade = np.full(len(lines), -1, dtype=np.int64)
+    grade[hit[same]] = qrels.grade[j[same]]
+    grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
+    return grade
+
+
+def _lookup_slowly(qrels: Qrels, qrels_owner, qrels_index, run: Run, lines) -> np.ndarray:
+    table = {}
+    for j, (q, s, n) in enumerate(
+        zip(qrels_owner.tolist(), qrels.doc_start.tolist(), qrels.doc_len.tolist(), strict=True)
+    ):
+        table[(q, bytes(qrels.blob[s : s + n]))] = j
+    out = np.full(len(lines), -1, dtype=np.int64)
+    for i, (q, line) in enumerate(zip(qrels_index.tolist(), lines.tolist(), strict=True)):
+        s, n = int(run.doc_start[line]), int(run.doc_len[line])
+        out[i] = table.get((q, bytes(run.blob[s : s + n])), -1)
+    return out
+
+
+def evaluate(
+    qrels,
+    run,
+    measures: Sequence[Measure | str] = DEFAULT_MEASURES,
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+) -> Evaluation:
+    """Evaluate ``run`` against ``qrels`` as trec_eval does, every query at once.
+
+    ``qrels`` and ``run`` are ``Qrels``/``Run`` objects, or anything ``read_qrels`` and
+    ``read_run`` accept (paths, bytes, dicts, ranx objects). ``measures`` are ``Measure``
+    objects or their written forms (``"P@10"``, ``"ndcg@10"``, ``"ap"``...).
+    ``relevance_level`` is trec_eval's ``-l``; ``complete=True`` is trec_eval's ``-c``.
+    """
+    if not metrics._is_int(relevance_level) or relevance_level < 1:
+        raise ValueError(f"relevance_level must be an integer >= 1, got {relevance_level!r}")
+    qrels, run = _as_qrels(qrels), _as_run(run)
+    chosen = tuple(m if isinstance(m, Measure) else Measure.parse(m) for m in measures)
+    if not chosen:
+        raise ValueError("measures must name at least one measure")
+    chosen = tuple(dict.fromkeys(chosen))
+
+    judged_q = {q: i for i, q in enumerate(qrels.qids)}
+    in_qrels = np.array([judged_q.get(q, -1) for q in run.qids], dtype=np.int64)
+    run_queries = np.flatnonzero(in_qrels >= 0)
+    run_only = tuple(q for q, i in zip(run.qids, in_qrels.tolist(), strict=True) if i < 0)
+    retrieved = set(run.qids)
+    qrels_only = tuple(q for q in qrels.qids if q not in retrieved)
+
+    # The run's lines of the evaluated queries, their grades, and each query's qrels.
+    lengths = np.diff(run.offsets)[run_queries]
+    offsets = np.zeros(len(run_queries) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if len(run_queries) == run.n_queries:
+        lines = np.arange(len(run), dtype=np.int64)
+    else:
+        starts = run.offsets[run_queries]
+        lines = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
+    qq = in_qrels[run_queries]
+    grades = _lookup_grades(qrels, np.repeat(qq, lengths).astype(np.int32), run, lines)
+
+    qrels_grade = qrels.grade
+    qrels_owner = np.repeat(np.arange(qrels.n_queries), np.diff(qrels.offsets))
+    n_relevant_all = np.bincount(qrels_owner[qrels_grade >= relevance_level], minlength=qrels.n_queries)
+    n_relevant = n_relevant_all[qq]
+    level = relevance_level
+    binary = grades if level == 1 else np.where(grades >= level, 1, np.where(grades >= 0, 0, -1))
+
+    values = {}
+    for m in chosen:
+        values[m.name] = _batch(m, grades, binary, offsets, n_relevant, qrels, qq)
+
+    qids = tuple(run.qids[i] for i in run_queries.tolist())
+    if complete and qrels_only:
+        qids_all = tuple(sorted(qids + qrels_only, key=lambda q: q.encode("utf-8", "surrogateescape")))
+        where = {q: i for i, q in enumerate(qids_all)}
+        at = np.array([where[q] for q in qids], dtype=np.int64)
+        for name, v in values.items():
+            full = np.zeros(len(qids_all))
+            full[at] = v
+            values[name] = full
+        qids = qids_all
+    means = {name: float(np.mean(v)) if len(v) else 0.0 for name, v in values.items()}
+    summary = Summary(
+        n_evaluated=len(qids),
+        run_only=run_only,
+        qrels_only=qrels_only,
+        complete=complete,
+        relevance_level=relevance_level,
+        run_lines=run.n_lines_read,
+        run_duplicates=run.n_duplicates,
+        qrels_lines=qrels.n_lines_read,
+        qrels_duplicates=qrels.n_duplicates,
+        run_source=run.source,
+        qrels_source=qrels.source,
+    )
+    return Evaluation(
+        qids=qids,
+        measures=chosen,
+        values=values,
+        means=means,
+        summary=summary,
+        run=run,
+        qrels=qrels,
+        relevance_level=relevance_level,
+        complete=complete,
+    )
+
+
+def _batch(m: Measure, grades, binary, offsets, n_relevant, qrels: Qrels, qq) -> np.ndarray:
+    if m.key == "precision":
+        return metrics.precision_at_k_batch(binary, offsets, m.k)
+    if m.key == "recall":
+        return metrics.recall_at_k_batch(binary, offsets, m.k, n_relevant)
+    if m.key == "rr":
+        return metrics.reciprocal_rank_batch(binary, offsets)
+    if m.key == "ap":
+        return metrics.average_precision_batch(binary, offsets, n_relevant)
+    if m.key == "hit_rate":
+        return metrics.hit_rate_at_k_batch(binary, offsets, m.k)
+    if m.key == "judged":
+        return metrics.judged_at_k_batch(grades, offsets, m.k)
+    gain, ideal_from, cut = NDCG_CONVENTIONS[m.convention]
+    if ideal_from == "judged":
+        starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
+        sizes = stops - starts
+        ideal_offsets = np.zeros(len(qq) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=ideal_offsets[1:])
+        picks = np.arange(int(ideal_offsets[-1])) + np.repeat(starts - ideal_offsets[:-1], sizes)
+        ideal = qrels.grade[picks]
+        ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
+    else:
+        ideal, ideal_offsets = grades, offsets
+    return metrics.ndcg_at_k_batch(grades, offsets, m.k, ideal, ideal_offsets, gain=gain, cut_ideal=cut)
