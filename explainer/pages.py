@@ -72,7 +72,9 @@ def story_page(exported: bool = False):
     for marker in FIGURE_MARKER.finditer(text):
         parts.append(text[start : marker.start()])
         name = marker.group(1)
-        parts += [BY_NAME[name].figure(), _figure_links(name, exported)]
+        figure = BY_NAME[name].figure()
+        figure.view.on_page = True
+        parts += [figure, _figure_links(name, exported)]
         start = marker.end()
     parts.append(text[start:])
     parts = [

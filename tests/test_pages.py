@@ -387,3 +387,49 @@ def test_the_exported_story_links_to_the_exported_figure_files(context, page, ex
     page.goto((exported_site / "index.html").as_uri())
     link = page.get_by_role("link", name="This figure on its own page").first
     expect(link).to_have_attribute("href", "binary.html")
+
+
+# -- light or dark, as the link asks --------------------------------------------------------------
+
+DARK_BG, LIGHT_BG = "rgb(13, 17, 23)", "rgb(255, 255, 255)"
+
+
+def figure_background(page) -> str:
+    return page.locator(".fig").first.evaluate("el => getComputedStyle(el).backgroundColor")
+
+
+@pytest.mark.parametrize(
+    ("scheme", "query", "expected"),
+    [
+        ("light", "theme=dark", DARK_BG),
+        ("dark", "theme=light", LIGHT_BG),
+        ("dark", "theme=auto", DARK_BG),
+        ("light", "", LIGHT_BG),
+    ],
+)
+def test_the_theme_key_sets_light_or_dark_whatever_the_system_says(browser, server, scheme, query, expected):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{server.url}/binary?{query}")
+    expect(page.locator(".fig-caption")).to_be_visible()
+    assert figure_background(page) == expected
+    expect(page.locator(".query-notice")).to_be_hidden()
+    context.close()
+
+
+def test_the_story_page_and_an_exported_file_follow_the_theme_key_too(browser, server, exported_site):
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    for url in (f"{server.url}/?theme=dark", (exported_site / "ndcg.html").as_uri() + "?theme=dark"):
+        page.goto(url)
+        expect(page.locator(".fig .metric-formula").first).to_be_visible()
+        assert figure_background(page) == DARK_BG, url
+    context.close()
+
+
+def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, server):
+    page.goto(f"{server.url}/binary?theme=<b>purple</b>&k=3")
+    expect(page.locator(".query-notice")).to_have_text(
+        "Ignored theme=“<b>purple</b>”: theme must be light, dark or auto."
+    )
+    expect(page.locator("[data-metric=precision] .metric-formula")).to_have_text("P@3 = 2 / 3 = 0.67")

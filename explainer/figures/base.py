@@ -153,6 +153,9 @@ class FigureView(JSComponent):
         default=False,
         doc="The figure is the whole page: its state follows the URL, and it offers presenter mode.",
     )
+    on_page = param.Boolean(
+        default=False, doc="The figure is on one of the explainer's pages: it follows the page URL's theme key."
+    )
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
     query = param.String(default="", doc="The query the figure's results answer, shown above them.")
     limits = param.Dict(default={}, doc="Each state field's bounds, from the state class (FigureState.limits).")

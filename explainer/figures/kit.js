@@ -283,8 +283,29 @@ export function parseGradeList(text, name, { length, min_grade: min, max_grade: 
   return grades;
 }
 
-// Keys the page itself uses: left alone by every figure.
-const PAGE_KEYS = new Set(["present", "theme"]);
+// Keys the page itself uses, and the values each takes: left alone by every figure's state.
+const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"] };
+
+/** The page keys of a URL query that are set to a value they do not take, as notice lines. */
+export function ignoredPageKeys(search) {
+  const params = new URLSearchParams(search);
+  return Object.entries(PAGE_KEYS).flatMap(([key, values]) => {
+    const text = params.getAll(key).at(-1);
+    if (text === undefined || values.includes(text)) return [];
+    return [`Ignored ${key}=${quoted(text)}: ${key} must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}.`];
+  });
+}
+
+/**
+ * Light or dark for the whole page, as its URL's theme key asks (auto, or no key: the system's
+ * setting). The stylesheets read --explainer-theme for their color-scheme.
+ */
+export function applyPageTheme(search) {
+  const theme = new URLSearchParams(search).get("theme");
+  const root = document.documentElement.style;
+  if (theme === "light" || theme === "dark") root.setProperty("--explainer-theme", theme);
+  else if (theme === "auto") root.removeProperty("--explainer-theme");
+}
 
 /**
  * Read a figure's state from the URL query. `fields` maps each key to a function
@@ -300,7 +321,7 @@ export function stateFromQuery(search, fields, base, maxLength) {
   const ignored = [];
   const params = new URLSearchParams(search);
   for (const key of new Set(params.keys())) {
-    if (!PAGE_KEYS.has(key) && !Object.hasOwn(fields, key)) {
+    if (!Object.hasOwn(PAGE_KEYS, key) && !Object.hasOwn(fields, key)) {
       ignored.push(`Ignored ${quoted(key)}: this figure has no such setting.`);
     }
   }
@@ -329,7 +350,7 @@ export function writeQuery(pairs) {
   clearTimeout(writeTimer);
   writeTimer = setTimeout(() => {
     const params = new URLSearchParams(window.location.search);
-    for (const key of [...params.keys()]) if (!PAGE_KEYS.has(key)) params.delete(key);
+    for (const key of [...params.keys()]) if (!Object.hasOwn(PAGE_KEYS, key)) params.delete(key);
     for (const [key, value] of pairs) params.set(key, value);
     const query = readable(params);
     const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
@@ -481,9 +502,10 @@ export function mountFigure({ model, el }, figure) {
     update(next);
     if (model.standalone) writeQuery(figure.toQuery(next, model));
   });
+  if (model.standalone || model.on_page) applyPageTheme(window.location.search);
   if (model.standalone) {
     const asked = stateFromPage(figure.queryFields(model), model.state, model.max_query_length);
-    notice.show(asked.ignored);
+    notice.show([...asked.ignored, ...ignoredPageKeys(window.location.search)]);
     if (JSON.stringify(asked.state) !== JSON.stringify(model.state)) commit(asked.state);
   }
   reset.addEventListener("click", () => {
