@@ -72,11 +72,11 @@ def _restart_on_c_malloc() -> None:
 def export(args: argparse.Namespace) -> None:
     """Write every page to DIR as one self-contained HTML file (the story page as index.html)."""
     from explainer.export import save_standalone
-    from explainer.pages import pages
+    from explainer.pages import PAGE_TEMPLATE, pages
 
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, (title, build) in pages(exported=True).items():
-        path = save_standalone(build(), args.dir / f"{name}.html", title)
+        path = save_standalone(build(), args.dir / f"{name}.html", title, template=PAGE_TEMPLATE)
         print(f"Wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
 
 

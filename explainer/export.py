@@ -54,7 +54,7 @@ FAVICON = "data:image/svg+xml," + quote(
 CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 
 
-def save_standalone(obj: Any, path: str | Path, title: str) -> Path:
+def save_standalone(obj: Any, path: str | Path, title: str, template: str | None = None) -> Path:
     """Write ``obj`` as one self-contained, interactive HTML file and return its path.
 
     ``obj`` is anything ``pn.panel`` accepts: a Figure, a ``pn.Column`` of figures and
@@ -65,6 +65,8 @@ def save_standalone(obj: Any, path: str | Path, title: str) -> Path:
 
     Panel templates are refused with ``TypeError``: their page markup links stylesheets,
     scripts and web fonts on CDNs outside the Bokeh models this function can rewrite.
+
+    ``template`` is text Panel adds to its page template (``explainer.pages.PAGE_TEMPLATE``).
 
     Raises ``ValueError`` if a stylesheet points somewhere that cannot be inlined.
     """
@@ -90,6 +92,7 @@ def save_standalone(obj: Any, path: str | Path, title: str) -> Path:
             doc,
             path,
             title=title,
+            template=template,
             resources=Resources(mode="inline", components=_bokeh_bundles(root)),
             template_variables={"app_favicon": FAVICON, "apple_icon": ""},
         )

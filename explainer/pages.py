@@ -24,6 +24,14 @@ STORY = (HERE / "story.md").read_text(encoding="utf-8")
 TITLE = "How good is this ranking? Search relevance measures, explained"
 STORY_SHOWS = "the story: judgments, every figure in its place, which measure answers which question, how to choose"
 
+# Panel's page template with what every page of ours adds: the viewport, so that a phone shows
+# the page at its own width (not a desktop page shrunk to 40%), and a main landmark around the
+# content, for screen readers. Panel extends its own base template with this text.
+PAGE_TEMPLATE = """
+{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">{% endblock %}
+{% block contents %}<main>{{ super() }}</main>{% endblock %}
+"""
+
 # Where a figure stands in the story: <!-- figure:binary -->.
 FIGURE_MARKER = re.compile(r"<!-- figure:([\w-]+) -->")
 
@@ -39,7 +47,7 @@ def _page(*objects) -> pn.Column:
 def figure_page(name: str):
     """One figure alone with its caption, for embedding: its state follows the URL query."""
     page = BY_NAME[name]
-    return _page(page.figure(standalone=True, caption=page.caption))
+    return _page(page.figure(standalone=True, heading=page.title, caption=page.caption))
 
 
 def story_numbers() -> dict[str, str]:

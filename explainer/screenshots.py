@@ -12,7 +12,7 @@ from pathlib import Path
 from explainer.browser import launch_args
 from explainer.export import save_standalone
 from explainer.figures import FIGURES
-from explainer.pages import figure_page
+from explainer.pages import PAGE_TEMPLATE, figure_page
 
 # (file suffix, viewport width, colour scheme): the README shows the wide, light view.
 VIEWS = (("", 1280, "light"),)
@@ -28,7 +28,7 @@ def take(out_dir: Path) -> list[Path]:
         browser = playwright.chromium.launch(**launch_args())
         for figure in FIGURES:
             name = figure.name
-            page_file = save_standalone(figure_page(name), Path(tmp) / f"{name}.html", figure.title)
+            page_file = save_standalone(figure_page(name), Path(tmp) / f"{name}.html", figure.title, PAGE_TEMPLATE)
             for suffix, width, scheme in VIEWS:
                 page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
                 page.goto(page_file.as_uri())

@@ -111,7 +111,10 @@ def _session_of(build):
         from panel.io.resources import LOCAL_DIST
         from panel.io.state import state
 
+        from explainer.pages import PAGE_TEMPLATE
+
         doc = state.curdoc
+        doc.template = PAGE_TEMPLATE
         # Inside a session, Panel's config applies to that session alone.
         # No browser-info model: it would send the reader's time zone, language and WebGL
         # support in seven messages per page load (and probe WebGL), which no figure uses.

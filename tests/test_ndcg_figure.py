@@ -386,7 +386,7 @@ def test_keyboard_only(fig):
     marker = where(lambda a: "rl-cutoff" in a["cls"], "the cutoff marker")
     assert [seen[i]["rank"] for i in rows] == [str(r) for r in range(1, 9)]
     assert [seen[i]["rank"] for i in selects] == [str(r) for r in range(1, 9)]
-    assert radio < reset < play < step < rows[:1] and rows[-1] < marker[0]
+    assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0]
     assert len(seen) == 1 + 3 + 8 + 8 + 1, seen
 
     # And each one works from the keyboard alone.

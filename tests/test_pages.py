@@ -256,6 +256,9 @@ def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
 
 
 def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
+    # Type grows with the screen (test_screens.py checks that it fits at 720p): on a 1080p projector
+    # it is well over one and a half times the page's.
+    page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(server.url + "/binary")
     normal = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["binary"].caption)
@@ -264,7 +267,7 @@ def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
     expect(page.locator(".fig-frame.present")).to_be_attached()
     expect(page.locator(".fig-caption")).to_be_hidden()
     large = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-    assert large >= 1.4 * normal
+    assert large >= 1.5 * normal
 
     toggle = page.get_by_role("button", name="Presenter view")
     expect(toggle).to_have_attribute("aria-pressed", "true")

@@ -156,6 +156,7 @@ class FigureView(JSComponent):
     on_page = param.Boolean(
         default=False, doc="The figure is on one of the explainer's pages: it follows the page URL's theme key."
     )
+    heading = param.String(default="", doc="The page's heading, on a figure page of its own (not when embedded).")
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
     query = param.String(default="", doc="The query the figure's results answer, shown above them.")
     limits = param.Dict(default={}, doc="Each state field's bounds, from the state class (FigureState.limits).")
@@ -191,7 +192,13 @@ class Figure(Viewer):
     view_class: ClassVar[type[FigureView]]
 
     def __init__(
-        self, state: FigureState | None = None, *, standalone: bool = False, caption: str = "", **state_params: Any
+        self,
+        state: FigureState | None = None,
+        *,
+        standalone: bool = False,
+        heading: str = "",
+        caption: str = "",
+        **state_params: Any,
     ):
         super().__init__()
         if state is not None and not isinstance(state, self.state_class):
@@ -202,6 +209,7 @@ class Figure(Viewer):
             default=self.state_class().to_dict(),
             limits=self.state_class.limits(),
             standalone=standalone,
+            heading=heading,
             caption=caption,
         )
         self.state.param.watch(self._push, list(self.state.fields))

@@ -284,7 +284,7 @@ export function parseGradeList(text, name, { length, min_grade: min, max_grade: 
 }
 
 // Keys the page itself uses, and the values each takes: left alone by every figure's state.
-const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"] };
+const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"] };
 
 /** The page keys of a URL query that are set to a value they do not take, as notice lines. */
 export function ignoredPageKeys(search) {
@@ -402,7 +402,9 @@ export function createPresenterToggle(root) {
   button.type = "button";
   const set = (on) => {
     root.classList.toggle("present", on);
-    document.documentElement.classList.toggle("explainer-present", on);
+    // The page gives the figure the whole width of the screen (page.css reads this).
+    if (on) document.documentElement.style.setProperty("--explainer-page-width", "100%");
+    else document.documentElement.style.removeProperty("--explainer-page-width");
     button.setAttribute("aria-pressed", String(on));
   };
   button.addEventListener("click", () => {
@@ -457,6 +459,8 @@ export function mountFigure({ model, el }, figure) {
   const frame = h("div", "fig-frame");
   const root = h("div", `fig ${figure.className}`);
   frame.append(root);
+  const embedded = model.standalone && isEmbedded(window.location.search);
+  if (model.heading && !embedded) root.append(h("h1", "fig-heading", model.heading));
   if (model.caption) root.append(h("p", "fig-caption", model.caption));
   el.append(frame);
 
@@ -473,7 +477,7 @@ export function mountFigure({ model, el }, figure) {
   reset.type = "button";
   reset.title = title;
   tools.append(reset);
-  if (model.standalone) tools.append(createPresenterToggle(frame));
+  if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   head.append(tools);
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
@@ -497,10 +501,12 @@ export function mountFigure({ model, el }, figure) {
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
   root.append(announcer.el);
 
+  let heightChanged = () => {};
   commit = bindState(model, (next) => {
     state = next;
     update(next);
     if (model.standalone) writeQuery(figure.toQuery(next, model));
+    heightChanged();
   });
   if (model.standalone || model.on_page) applyPageTheme(window.location.search);
   if (model.standalone) {
@@ -512,8 +518,43 @@ export function mountFigure({ model, el }, figure) {
     onReset();
     commit(to(state));
   });
+  if (embedded) heightChanged = reportHeight(frame);
   return shell;
 }
+
+/** Whether a figure page is embedded in another page: its link says embed=1, or it is in a frame (unless embed=0). */
+function isEmbedded(search) {
+  const embed = new URLSearchParams(search).get("embed");
+  return embed === "1" || (embed !== "0" && window.self !== window.top);
+}
+
+/**
+ * Tell the page that frames this one how tall the figure is, whenever that changes, so that the
+ * iframe can be sized to it (the README's snippet listens for the message). Returns the function
+ * to call after the figure redraws.
+ */
+function reportHeight(frame) {
+  // The page around the figure keeps no room of its own (page.css reads these).
+  document.documentElement.style.setProperty("--explainer-page-top", "0");
+  document.documentElement.style.setProperty("--explainer-page-bottom", "0");
+  let sent = 0;
+  const send = () => {
+    const height = Math.ceil(frame.getBoundingClientRect().bottom + window.scrollY + EMBED_MARGIN_PX);
+    if (height !== sent) window.parent.postMessage({ type: "relevance-explainer:height", height }, "*");
+    sent = height;
+  };
+  // A resize observer runs only while the frame is painted, and a browser does not paint a frame
+  // that is off the screen: a timer measures it there too, at first and after each change.
+  new ResizeObserver(send).observe(frame);
+  let timer = setTimeout(send, 0);
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(send, 50);
+  };
+}
+
+// Room below an embedded figure: its focus outlines and shadows stay inside the frame.
+const EMBED_MARGIN_PX = 8;
 
 /**
  * A measure's card: its name, its formula with the numbers filled in, and with `note`, a line

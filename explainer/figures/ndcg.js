@@ -124,7 +124,6 @@ function build(shell) {
     ],
     (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
   );
-  shell.controls(gainSwitch.el);
 
   const graded = createGradedList(shell, {
     titles: model.titles,
@@ -146,8 +145,9 @@ function build(shell) {
     },
   });
   const tour = createTour(shell, graded.list, () => current, (next) => commit(next, { keepTour: true }));
+  shell.controls(gainSwitch.el, tour.el);
   const left = h("div", "fig-list");
-  left.append(shell.head, shell.notice, tour.el, graded.header, graded.list.el, graded.hint);
+  left.append(shell.head, shell.notice, tour.status, graded.header, graded.list.el, graded.hint);
 
   const panel = h("div", "metrics");
   const formulas = {};
@@ -207,8 +207,10 @@ function createTour(shell, list, readout, commit) {
   for (const b of [play, step]) b.type = "button";
   play.setAttribute("aria-label", "Play the animation");
   step.setAttribute("aria-label", "One step of the animation");
+  // The tour's progress, on its own line: as it grows and shrinks it moves no button.
   const status = h("p", "player-status");
-  el.append(play, step, status);
+  status.setAttribute("role", "status");
+  el.append(play, step);
   let tour = null; // { swaps, done } while a tour runs
   let timer = null;
 
@@ -264,6 +266,7 @@ function createTour(shell, list, readout, commit) {
 
   return {
     el,
+    status,
     end,
     /** Say where the tour is, after each of its steps. */
     describe() {

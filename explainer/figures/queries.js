@@ -197,7 +197,10 @@ function createSystemPanel(shell, system) {
   head.setAttribute("aria-hidden", "true");
   const trackHead = h("span", "q-track-head");
   head.append(h("span", "q-label", ""), h("span", "q-strip-head", `Ranks 1 to ${depth}`), trackHead, h("span", "q-value"));
-  box.append(h("h3", "system-name", NAMES[system]), lines.mean, lines.median, lines.lowest, head, rowsBox, tools);
+  // Its own size container, so that its rows lay out for the panel's width, not the figure's.
+  const table = h("div", "q-table");
+  table.append(head, rowsBox);
+  box.append(h("h3", "system-name", NAMES[system]), lines.mean, lines.median, lines.lowest, table, tools);
   const rows = [];
 
   return {
@@ -268,11 +271,18 @@ function build(shell) {
     "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.",
   );
   const systemsBox = h("div", "systems");
-  shell.root.append(shell.head, shell.notice, hint, systemsBox);
+  // Two systems side by side, or one under the other on a narrow screen: say which.
+  const layout = h("p", "q-layout");
+  layout.append(
+    h("span", "q-layout-wide", "System A on the left, system B on the right: each query on the same line in both."),
+    h("span", "q-layout-narrow", "System A first, system B under it: the same queries, in the same order."),
+  );
+  shell.root.append(shell.head, shell.notice, hint, layout, systemsBox);
   const panels = {};
 
   return function update(state) {
     switcher.set(state.measure);
+    layout.hidden = state.b.length === 0;
     const said = [];
     for (const system of SYSTEMS) {
       if (!state[system].length && system !== "a") {

@@ -1,0 +1,161 @@
+"""Every screen in the room: a projector at 720p and 1080p, phones, and documentation pages that frame a figure.
+
+Layout is measured from the elements' boxes against the viewport, in a real Chromium.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from explainer.figures import BY_NAME
+
+from support.server import wait_until
+
+pytestmark = pytest.mark.browser
+
+# For each figure page: a link, and what a projector must show without scrolling: the whole
+# list, the k marker (where the figure has one) and the headline numbers.
+PRESENTED = {
+    "binary": ("binary", [".rl-row", ".rl-cutoff-handle", ".metric-formula"]),
+    "ndcg": ("ndcg", [".rl-row", ".rl-cutoff-handle", ".metric-formula", ".gain-col", ".disc-col"]),
+    "queries": (
+        "queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2",
+        [".system[data-system=a] .q-row", ".system[data-system=b] .q-row", ".system-mean", ".q-layout-wide"],
+    ),
+    "unjudged": ("unjudged", [".rl-row", ".rl-cutoff-handle", ".metric-formula"]),
+    "conventions": ("conventions", [".rl-row", ".rl-cutoff-handle", ".conv-value", ".conv-pair .metric-formula"]),
+    "recall-kinds": ("recall-kinds", [".rk-row", ".metric-formula"]),
+    "which-measure": ("which-measure", [".which-row", ".which-cell", ".which-compare td"]),
+}
+
+OUTSIDE = """([selector, width, height]) => {
+  const deep = (root) => [...root.querySelectorAll(selector), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot))];
+  const found = deep(document).filter((e) => e.getClientRects().length);
+  const outside = found.filter((e) => { const r = e.getBoundingClientRect(); return r.top < 0 || r.left < 0 || r.bottom > height + 0.5 || r.right > width + 0.5; });
+  return { found: found.length, outside: outside.map((e) => (e.textContent || e.className).trim().slice(0, 40)) };
+}"""
+
+
+def test_every_figure_page_has_what_a_projector_must_show():
+    assert set(PRESENTED) == set(BY_NAME)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("name", list(PRESENTED))
+def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scrolling(
+    browser, server, name, width, height
+):
+    link, selectors = PRESENTED[name]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server.url}/{link}{'&' if '?' in link else '?'}present=1")
+    expect(page.locator(selectors[0]).first).to_be_visible()
+    page.evaluate("document.fonts.ready")
+    for selector in selectors:
+        seen = page.evaluate(OUTSIDE, [selector, width, height])
+        assert seen["found"] > 0, f"{name}: nothing matches {selector}"
+        assert seen["outside"] == [], f"{name} at {width}x{height}: {selector} runs off the screen: {seen['outside']}"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the page scrolls sideways"
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["binary", "ndcg", "conventions", "unjudged"])
+def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(browser, server, name):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{server.url}/{name}?present=1")
+    formula = page.locator(".metric-formula").first
+    expect(formula).to_be_visible()
+    size = float(formula.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
+    assert size >= 32, f"{name}: formulas at {size} px on a 1080p projector"
+    context.close()
+
+
+def test_presenting_uses_the_width_of_the_screen(browser, server):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{server.url}/binary?present=1")
+    box = page.locator(".fig").bounding_box()
+    assert box["width"] > 0.9 * 1920, box
+    context.close()
+
+
+# -- every page: a phone's width, a main landmark, a heading ----------------------------------------
+
+ROUTES = ["/", *(f"/{name}" for name in BY_NAME)]
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_served_page_declares_the_viewport_and_a_main_landmark(server, route):
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + route, timeout=30) as response:
+        html = response.read().decode()
+    assert VIEWPORT in html and html.count("<main>") == 1, route
+
+
+def test_every_exported_page_declares_the_viewport_and_a_main_landmark(exported_site):
+    files = sorted(exported_site.glob("*.html"))
+    assert len(files) == len(ROUTES)
+    for file in files:
+        html = file.read_text(encoding="utf-8")
+        assert VIEWPORT in html and html.count("<main>") == 1, file.name
+
+
+def test_a_phone_shows_a_figure_page_at_its_own_width(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server.url + "/binary")
+    expect(page.locator(".metric-formula").first).to_be_visible()
+    assert page.evaluate("window.innerWidth") == 390
+    size = float(page.locator(".rl-title").first.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
+    assert size >= 14, size
+    context.close()
+
+
+@pytest.mark.parametrize("name", list(BY_NAME))
+def test_a_figure_page_is_headed_by_its_title(page, server, name):
+    page.goto(f"{server.url}/{name}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(BY_NAME[name].title)
+
+
+# -- documentation pages that frame a figure --------------------------------------------------------
+
+HOST = """<!doctype html><html><body style="margin:0">
+<iframe id="narrow" src="{url}/binary?k=3" style="width:390px;border:0" title="narrow"></iframe>
+<iframe id="wide" src="{url}/ndcg?k=3" style="width:1280px;border:0" title="wide"></iframe>
+{snippet}
+</body></html>"""
+
+
+def readme_snippet() -> str:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    after = readme.split("<!-- iframe-height-snippet -->", 1)[1]
+    return after.split("```html", 1)[1].split("```", 1)[0]
+
+
+def test_framed_figures_size_their_iframes_through_the_readmes_snippet(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_content(HOST.format(url=server.url, snippet=readme_snippet()))
+    for frame_id, formula in (("narrow", "P@3 ="), ("wide", "NDCG@3 =")):
+        frame = page.frame_locator(f"#{frame_id}")
+        expect(frame.locator(".metric-formula").first).to_contain_text(formula)
+        expect(frame.locator(".present-toggle")).to_have_count(0)
+        expect(frame.get_by_role("heading", level=1)).to_have_count(0)
+
+        # The frame grows from the browser's default 150 px to the whole figure, and not much past it.
+        element = page.locator(f"#{frame_id}")
+        wait_until(
+            lambda element=element: element.bounding_box()["height"] > 400,
+            message=f"the {frame_id} iframe to take its figure's height",
+        )
+        frame_box = element.bounding_box()
+        figure_box = frame.locator(".fig-frame").bounding_box()
+        assert figure_box["y"] + figure_box["height"] <= frame_box["y"] + frame_box["height"], frame_id
+        assert frame_box["height"] - figure_box["height"] < 60, (frame_id, frame_box, figure_box)
+    context.close()
