@@ -159,3 +159,34 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(browser, 
         assert figure_box["y"] + figure_box["height"] <= frame_box["y"] + frame_box["height"], frame_id
         assert frame_box["height"] - figure_box["height"] < 60, (frame_id, frame_box, figure_box)
     context.close()
+
+
+# -- screen readers and keyboards: axe-core on every page ---------------------------------------------
+
+# axe-core's WCAG 2.0 to 2.2 A and AA rules and best practices, and the rule that a control's
+# accessible name contains the text it shows (WCAG 2.5.3: speech input finds it by what it shows).
+AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]},
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+}
+
+
+@pytest.mark.parametrize("mode", ["", "present=1"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("route", ROUTES)
+def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, server, route, scheme, mode):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.url}{route}?{mode}")
+    expect(page.locator(".fig .metric-formula, .fig .system-mean, .fig .which-says").first).to_be_visible()
+    violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    serious = [
+        f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes'][:3]]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], "\n".join(serious)
+    context.close()

@@ -13,6 +13,7 @@ import {
   createCard,
   createRankedList,
   createStepper,
+  drawMark,
   flaggedRanks,
   h,
   mountFigure,
@@ -123,7 +124,9 @@ function createMissed(shell) {
       while (rows.children.length > missed) rows.lastChild.remove();
       while (rows.children.length < missed) {
         const row = h("div", "missed-row");
-        row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), h("span", "mark", "✓ relevant"));
+        const relevant = h("span", "mark");
+        drawMark(relevant, "✓", "relevant");
+        row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), relevant);
         rows.append(row);
       }
     },
@@ -153,6 +156,7 @@ function build(shell) {
     onActivate: (rank) => shell.commit(flip(shell.state(), rank, shell.limits)),
     onCutoff: (k) => shell.commit({ ...shell.state(), k }),
   });
+  titles.forEach((_, i) => list.describe(i + 1, `Rank ${i + 1}. Press to flip its relevance.`));
   const missed = createMissed(shell);
   const left = h("div", "fig-list");
   left.append(shell.head, shell.notice, list.el, missed.el);
@@ -191,8 +195,7 @@ function build(shell) {
       const button = list.buttons[i];
       list.rows[i].classList.toggle("is-relevant", isRelevant);
       button.setAttribute("aria-pressed", String(isRelevant));
-      marks[i].textContent = isRelevant ? "✓ relevant" : "✗ not relevant";
-      button.setAttribute("aria-label", `Rank ${i + 1}: ${titles[i]}. ${isRelevant ? "Relevant" : "Not relevant"}. Press to flip.`);
+      drawMark(marks[i], isRelevant ? "✓" : "✗", isRelevant ? "relevant" : "not relevant");
     });
     missed.update(state.missed);
     for (const [key, { formula, note }] of Object.entries(cards)) {

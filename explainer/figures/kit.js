@@ -16,6 +16,28 @@ export function h(tag, className = "", text = null) {
   return node;
 }
 
+let ids = 0;
+
+/**
+ * A hidden element that describes `target` to a screen reader (aria-describedby): a control's
+ * name is its visible text, so that speech input finds it by what it shows; what the text does
+ * not say (what a press does, the arithmetic of a row) goes here.
+ */
+export function describedBy(target) {
+  const description = h("span", "fig-description");
+  description.hidden = true;
+  description.id = `fig-description-${(ids += 1)}`;
+  target.setAttribute("aria-describedby", description.id);
+  return description;
+}
+
+/** A mark: a symbol that only the eye needs, then its words, as "✓ relevant". */
+export function drawMark(node, symbol, words) {
+  const icon = h("span", "", symbol);
+  icon.setAttribute("aria-hidden", "true");
+  node.replaceChildren(icon, ` ${words}`);
+}
+
 // A click changes a few of the many values a figure shows. Writing only those spares the
 // browser the style and layout work of every rewritten node, and the page's readers a
 // mutation for each value that stayed.
@@ -47,6 +69,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   list.setAttribute("aria-label", label);
   const rows = [];
   const buttons = [];
+  const descriptions = [];
   for (let rank = 1; rank <= count; rank++) {
     const row = h("div", "rl-row");
     row.setAttribute("role", "listitem");
@@ -54,10 +77,12 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     const button = h("button", "rl-activate");
     button.type = "button";
     button.addEventListener("click", () => onActivate(rank));
-    row.append(button);
+    const description = describedBy(button);
+    row.append(button, description);
     buildRow(row, button, rank);
     rows.push(row);
     buttons.push(button);
+    descriptions.push(description);
     list.append(row);
   }
 
@@ -73,7 +98,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   marker.append(line, handle);
   const gutter = h("div", "rl-gutter");
   gutter.setAttribute("aria-hidden", "true");
-  el.append(gutter, list, marker);
+  el.append(gutter, list);
 
   let k = 0; // none shown until the first update
 
@@ -120,6 +145,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   const release = (event) => {
     if (marker.hasPointerCapture(event.pointerId)) marker.releasePointerCapture(event.pointerId);
     marker.classList.remove("rl-dragging");
+    followCutoff();
   };
   marker.addEventListener("pointerup", release);
   marker.addEventListener("pointercancel", release);
@@ -141,6 +167,17 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     move(step());
   });
 
+  // In the tab order the marker comes right after the rows it cuts: it lives in row k's list item
+  // (it is positioned against the whole list, so where it lives does not move it on screen). Not
+  // while it is dragged: taking it out of the document would end the drag.
+  function followCutoff() {
+    const host = rows[k - 1];
+    if (!host || marker.parentNode === host || marker.classList.contains("rl-dragging")) return;
+    const hadFocus = marker.getRootNode().activeElement === marker;
+    host.append(marker);
+    if (hadFocus) marker.focus({ preventScroll: true });
+  }
+
   // The marker sits between two rows: placed again when k changes, and when a row's height does
   // (a title wraps on a narrow screen, a font loads), which moves every row below it.
   const resized = new ResizeObserver(place);
@@ -157,6 +194,10 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     el,
     rows,
     buttons,
+    /** Say more of the row at `rank` (1-based) to a screen reader than its text shows: its description. */
+    describe(rank, text) {
+      setText(descriptions[rank - 1], text);
+    },
     /** Show the cutoff at k: the marker's place, its label, and which rows fall below it. */
     update(nextK) {
       if (nextK === k) return;
@@ -165,6 +206,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       marker.setAttribute("aria-valuenow", String(k));
       marker.setAttribute("aria-valuetext", `k = ${k}: ${k === 1 ? "the top result counts" : `the top ${k} results count`}`);
       rows.forEach((row, i) => row.classList.toggle("rl-below", i >= k));
+      followCutoff();
       placeSoon();
     },
     /** Mark the rows at these ranks (1-based) as the ones a hovered measure uses. */
@@ -460,7 +502,11 @@ export function mountFigure({ model, el }, figure) {
   const root = h("div", `fig ${figure.className}`);
   frame.append(root);
   const embedded = model.standalone && isEmbedded(window.location.search);
-  if (model.heading && !embedded) root.append(h("h1", "fig-heading", model.heading));
+  if (model.heading && !embedded) {
+    // The cards' names are h3, as under a story section's h2: on a page of its own, the figure
+    // is that section.
+    root.append(h("h1", "fig-heading", model.heading), h("h2", "sr-only", "The figure and its numbers"));
+  }
   if (model.caption) root.append(h("p", "fig-caption", model.caption));
   el.append(frame);
 
@@ -651,6 +697,12 @@ export function gradeMark(grade, maxGrade) {
   return `${"●".repeat(grade)}${"○".repeat(maxGrade - grade)} ${grade}`;
 }
 
+/** Draw a grade's mark in `node`, the dots for the eye only: a screen reader hears the number. */
+export function drawGrade(node, grade, maxGrade) {
+  const text = gradeMark(grade, maxGrade);
+  if (node.textContent !== text) drawMark(node, text.split(" ")[0], String(grade));
+}
+
 /** The grades of a state { grades (by document), order (documents by rank) } in rank order. */
 export function rankedGrades(state) {
   return state.order.map((doc) => state.grades[doc]);
@@ -739,10 +791,10 @@ export function createGradedList(shell, { titles, label, headerClass, columns, c
         const button = list.buttons[i];
         list.rows[i].dataset.grade = String(grade);
         setText(button.querySelector(".rl-title"), titles[doc]);
-        setText(button.querySelector(".grade"), gradeMark(grade, maxGrade));
-        const said = [`Rank ${i + 1}: ${titles[doc]}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}.`, more.label];
+        drawGrade(button.querySelector(".grade"), grade, maxGrade);
+        const said = [`Rank ${i + 1}. Grade ${grade}, ${GRADE_WORDS[grade] ?? ""}.`, more.label];
         said.push(i ? "Press to move up." : "At the top.");
-        setAttr(button, "aria-label", said.filter(Boolean).join(" "));
+        list.describe(i + 1, said.filter(Boolean).join(" "));
         if (gradeSelects[i].value !== String(grade)) gradeSelects[i].value = String(grade);
         more.draw?.(button);
       });

@@ -4,7 +4,17 @@
 // switch the embedding model to one that matches the wrong kind of text.
 // State: { model: one of the models' names, missed_neighbours: [ranks of the exact neighbours] }.
 import { formatNumber, precisionAtK, recallAtK } from "explainer/metrics";
-import { createCard, createRadioGroup, h, mountFigure, parseChoice, parseIntegers, setText } from "explainer/kit";
+import {
+  createCard,
+  createRadioGroup,
+  describedBy,
+  drawMark,
+  h,
+  mountFigure,
+  parseChoice,
+  parseIntegers,
+  setText,
+} from "explainer/kit";
 
 const f = (x) => formatNumber(x);
 
@@ -105,7 +115,9 @@ export function render(view) {
 /** "● relevant" or "○ not relevant": what people judged a title. */
 function judgedMark(relevant, title) {
   const yes = relevant.has(title);
-  return h("span", `rk-judged ${yes ? "is-rel" : "not-rel"}`, yes ? "● relevant" : "○ not relevant");
+  const node = h("span", `rk-judged ${yes ? "is-rel" : "not-rel"}`);
+  drawMark(node, yes ? "●" : "○", yes ? "relevant" : "not relevant");
+  return node;
 }
 
 /** One row per exact neighbour, beside what the index returned in its place; press to make the index miss it. */
@@ -123,30 +135,27 @@ function createRows(shell, relevant, K) {
     const index = h("span", "rk-index");
     button.append(h("span", "rl-rank", String(i + 1)), exact, index);
     button.addEventListener("click", () => shell.commit(toggle(shell.state(), i + 1)));
-    row.append(button);
+    const description = describedBy(button);
+    row.append(button, description);
     el.append(row);
-    return { row, button, exact, index };
+    return { row, button, exact, index, description };
   });
   const said = (title) => (relevant.has(title) ? "judged relevant" : "not relevant");
   return {
     el,
     update(state, neighbours, results) {
-      rows.forEach(({ row, button, exact, index }, i) => {
+      rows.forEach(({ row, button, exact, index, description }, i) => {
         const missed = state.missed_neighbours.includes(i + 1);
         const got = results[i];
         row.classList.toggle("is-missed", missed);
         exact.replaceChildren(h("span", "rk-title", neighbours[i]), " ", judgedMark(relevant, neighbours[i]));
-        if (missed) {
-          const status = h("span", "rk-status", "✗ missed; returned instead:");
-          index.replaceChildren(status, " ", h("span", "rk-title", got), " ", judgedMark(relevant, got));
-        } else {
-          index.replaceChildren(h("span", "rk-status", "✓ found it"));
-        }
+        const status = h("span", "rk-status");
+        drawMark(status, missed ? "✗" : "✓", missed ? "missed; returned instead:" : "found it");
+        if (missed) index.replaceChildren(status, " ", h("span", "rk-title", got), " ", judgedMark(relevant, got));
+        else index.replaceChildren(status);
         button.setAttribute("aria-pressed", String(missed));
-        const action = missed
-          ? `The index missed it and returned ${got}, ${said(got)}. Press to let the index find it.`
-          : "The index found it. Press to make the index miss it.";
-        button.setAttribute("aria-label", `Neighbour ${i + 1}: ${neighbours[i]}, ${said(neighbours[i])}. ${action}`);
+        const action = missed ? "Press to let the index find it." : "Press to make the index miss it.";
+        setText(description, `Neighbour ${i + 1}, ${said(neighbours[i])}. ${action}`);
       });
     },
   };

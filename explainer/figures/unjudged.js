@@ -8,6 +8,7 @@ import {
   createGradeSelect,
   createRadioGroup,
   createRankedList,
+  drawMark,
   flaggedRanks,
   gradeMark,
   h,
@@ -82,12 +83,13 @@ export function render(view) {
   mountFigure(view, { className: "fig-unjudged", queryFields, toQuery, build });
 }
 
-/** What a row says of its result, in its mark and its accessible label. */
+/** What a row says of its result: its mark (a symbol for the eye, then words) and its description. */
 function describeRow(state, i, leftOut, maxGrade) {
   const grade = state.grades[i];
-  if (state.judged[i]) return { mark: gradeMark(grade, maxGrade), said: `Judged, grade ${grade}.` };
-  if (state.reveal) return { mark: `? → ${gradeMark(grade, maxGrade)}`, said: `Not judged; a judge later gives it ${grade}.` };
-  return { mark: leftOut ? "? left out" : "? counts as 0", said: "Not judged." };
+  const dots = gradeMark(grade, maxGrade).split(" ")[0];
+  if (state.judged[i]) return { symbol: dots, words: String(grade), said: `Judged, grade ${grade}.` };
+  if (state.reveal) return { symbol: `? → ${dots}`, words: String(grade), said: `Not judged; a judge later gives it ${grade}.` };
+  return { symbol: "?", words: leftOut ? "left out" : "counts as 0", said: "Not judged." };
 }
 
 function build(shell) {
@@ -164,11 +166,12 @@ function build(shell) {
       const button = list.buttons[i];
       const moved = condensed && known && condensedRank !== i + 1;
       setText(button.querySelector(".rl-rank"), moved ? `${i + 1}→${condensedRank}` : String(i + 1));
-      const { mark, said } = describeRow(state, i, leftOut, limits.grades.max_grade);
-      setText(button.querySelector(".judgment"), mark);
+      const { symbol, words, said } = describeRow(state, i, leftOut, limits.grades.max_grade);
+      const judgment = button.querySelector(".judgment");
+      if (judgment.textContent !== `${symbol} ${words}`) drawMark(judgment, symbol, words);
       button.setAttribute("aria-pressed", String(state.judged[i]));
       const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
-      button.setAttribute("aria-label", `Rank ${i + 1}: ${titles[i]}. ${said} ${action}`);
+      list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
       selects[i].value = String(state.grades[i]);
     });
     for (const [key, card] of Object.entries(cards)) setText(card.formula, now[key]);

@@ -175,7 +175,7 @@ function build(shell) {
   const compare = h("table", "which-compare");
   const compareHead = h("thead");
   const headRow = h("tr");
-  for (const text of ["Measure", "List A", "List B", ""]) headRow.append(h("th", "", text));
+  for (const text of ["Measure", "List A", "List B", "Verdict"]) headRow.append(h("th", "", text));
   compareHead.append(headRow);
   const compareBody = h("tbody");
   compare.append(compareHead, compareBody);
