@@ -25,10 +25,13 @@ TITLE = "How good is this ranking? Search relevance measures, explained"
 STORY_SHOWS = "the story: judgments, every figure in its place, which measure answers which question, how to choose"
 
 # Panel's page template with what every page of ours adds: the viewport, so that a phone shows
-# the page at its own width (not a desktop page shrunk to 40%), and a main landmark around the
-# content, for screen readers. Panel extends its own base template with this text.
+# the page at its own width (not a desktop page shrunk to 40%); the page's background in the
+# page's theme (page.css colours the content, this the rest of the window); and a main landmark
+# around the content, for screen readers. Panel extends its own base template with this text.
 PAGE_TEMPLATE = """
-{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">{% endblock %}
+{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>html { color-scheme: var(--explainer-theme, light dark); background: light-dark(#ffffff, #0d1117); }</style>
+{% endblock %}
 {% block contents %}<main>{{ super() }}</main>{% endblock %}
 """
 

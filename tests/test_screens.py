@@ -5,6 +5,8 @@ Layout is measured from the elements' boxes against the viewport, in a real Chro
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -189,4 +191,120 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, ser
         if v["impact"] in ("serious", "critical")
     ]
     assert serious == [], "\n".join(serious)
+    context.close()
+
+
+# -- phones: a finger, a narrow screen ------------------------------------------------------------------
+
+
+def phone(browser, height: int = 844, scheme: str = "light"):
+    context = browser.new_context(
+        viewport={"width": 390, "height": height}, is_mobile=True, has_touch=True, color_scheme=scheme
+    )
+    return context, context.new_page()
+
+
+def in_viewport(locator, page) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def binary_headline(state) -> str:
+    from explainer.metrics import format_number as f
+
+    values = state.values
+    return f"P@{state.k} {f(values['precision'])}, R@{state.k} {f(values['recall'])}, RR {f(values['rr'])}, AP {f(values['ap'])}"
+
+
+def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(browser, server):
+    from explainer.figures.binary import BinaryState
+
+    context, page = phone(browser)
+    page.goto(server.url + "/binary")
+    headline = page.locator(".fig-headline-text")
+    expect(headline).to_have_text(binary_headline(BinaryState()))
+    row = page.locator('.rl-row[data-rank="12"] button')
+    row.scroll_into_view_if_needed()
+    row.tap()
+    after = BinaryState()
+    after.flip(12)
+    expect(headline).to_have_text(binary_headline(after))
+    assert page.evaluate("window.scrollY") > 0 and in_viewport(headline, page), "the numbers scrolled away"
+    # And it opens to the whole arithmetic.
+    page.locator(".fig-headline-toggle").tap()
+    expect(page.locator(".fig-headline-details p").first).to_have_text(re.compile(r"^P@5 = \d+ / 5 = "))
+    context.close()
+
+
+TARGETS = {
+    "binary": [".rl-activate", ".rl-cutoff-handle", ".stepper .fig-button", ".fig-button"],
+    "ndcg": [".rl-activate", ".grade-select", ".fig-button"],
+    "queries": [".q-cell", ".fig-button"],
+    "conventions": [".stepper .fig-button", ".grade-select"],
+}
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_every_touch_target_is_at_least_44_by_44_px(browser, server, name):
+    context, page = phone(browser)
+    page.goto(f"{server.url}/{name}")
+    expect(page.locator(TARGETS[name][0]).first).to_be_visible()
+    for selector in TARGETS[name]:
+        sizes = page.locator(selector).evaluate_all(
+            "els => els.filter((e) => e.getClientRects().length).map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+        )
+        small = [size for size in sizes if size[0] < 43.5 or size[1] < 43.5]
+        assert sizes and small == [], f"{name}: {selector} smaller than 44 px: {small}"
+    context.close()
+
+
+def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(browser, server):
+    context, page = phone(browser, height=560)
+    page.goto(server.url + "/binary")
+    handle = page.locator(".rl-cutoff-handle")
+    expect(handle).to_have_text("k = 5")
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, 555, steps=5)  # held at the window's bottom edge
+    expect(handle).to_have_text("k = 12", timeout=10_000)
+    page.mouse.up()
+    assert page.evaluate("window.scrollY") > 0
+    context.close()
+
+
+def swipe_up(page, context, x: float, y: float) -> None:
+    """A finger's swipe upward from (x, y), as real touch events: the page scrolls down."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 16):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+@pytest.mark.parametrize(
+    ("name", "start"),
+    [
+        ("binary", '.rl-row[data-rank="3"] button'),
+        ("binary", ".rl-gutter"),
+        ("queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2", '.q-row[data-query="1"] .q-strip'),
+    ],
+)
+def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothing(browser, server, name, start):
+    context, page = phone(browser, height=600)
+    page.goto(f"{server.url}/{name}")
+    watched = page.locator(".metric-formula, .system-mean").first
+    expect(watched).to_be_visible()
+    before = watched.text_content()
+    target = page.locator(start).first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    scrolled = page.evaluate("window.scrollY")
+    swipe_up(page, context, box["x"] + min(20, box["width"] / 2), box["y"] + box["height"] / 2)
+    wait_until(lambda: page.evaluate("window.scrollY") > scrolled + 100, message="the page to scroll")
+    assert watched.text_content() == before  # no row flipped, no square marked
+    if name == "binary":
+        expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 5")
     context.close()

@@ -129,9 +129,11 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   }
 
   // Pointer: drag the marker, or press anywhere in the gutter to bring it there.
+  // On a touch screen only the marker itself is dragged: a swipe that starts beside the list (in
+  // the gutter) or on a row scrolls the page, as a swipe should.
   for (const target of [marker, gutter]) {
     target.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
+      if (event.button !== 0 || (target === gutter && event.pointerType === "touch")) return;
       event.preventDefault();
       marker.focus({ preventScroll: true });
       marker.setPointerCapture(event.pointerId);
@@ -139,8 +141,25 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       move(nearest(event.clientY));
     });
   }
+  // Dragged to the top or bottom edge of the window, the marker scrolls the page along (a phone
+  // shows only part of a long list), faster the nearer the edge, until it is released.
+  let pointerY = 0;
+  let scrolling = 0;
+  const scrollAlong = () => {
+    const speed = edgeSpeed(pointerY, window.innerHeight);
+    if (!speed || !marker.classList.contains("rl-dragging")) {
+      scrolling = 0;
+      return;
+    }
+    window.scrollBy(0, speed);
+    move(nearest(pointerY));
+    scrolling = requestAnimationFrame(scrollAlong);
+  };
   marker.addEventListener("pointermove", (event) => {
-    if (marker.hasPointerCapture(event.pointerId)) move(nearest(event.clientY));
+    if (!marker.hasPointerCapture(event.pointerId)) return;
+    pointerY = event.clientY;
+    move(nearest(pointerY));
+    if (!scrolling) scrolling = requestAnimationFrame(scrollAlong);
   });
   const release = (event) => {
     if (marker.hasPointerCapture(event.pointerId)) marker.releasePointerCapture(event.pointerId);
@@ -216,6 +235,15 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       el.classList.toggle("rl-highlighting", chosen.size > 0);
     },
   };
+}
+
+const EDGE_PX = 48;
+
+/** How far to scroll per frame for a pointer at `y` in a window `height` tall: none away from its edges. */
+export function edgeSpeed(y, height) {
+  if (y < EDGE_PX) return -Math.ceil((EDGE_PX - Math.max(y, 0)) / 3);
+  if (y > height - EDGE_PX) return Math.ceil((Math.min(y, height) - (height - EDGE_PX)) / 3);
+  return 0;
 }
 
 /** A polite live region that reads out the numbers once changes settle. */
@@ -527,6 +555,8 @@ export function mountFigure({ model, el }, figure) {
   head.append(tools);
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
+  const headline = createHeadline(root);
+  frame.prepend(headline.el); // outside the grid, so that it can stay in view over the whole figure
 
   let state;
   let commit = null;
@@ -541,7 +571,10 @@ export function mountFigure({ model, el }, figure) {
     tools: (...nodes) => reset.before(...nodes),
     state: () => state,
     commit: (next) => commit(next),
-    say: (text) => announcer.say(text),
+    say(text) {
+      announcer.say(text);
+      headline.show(text);
+    },
   };
   const built = figure.build(shell);
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
@@ -566,6 +599,40 @@ export function mountFigure({ model, el }, figure) {
   });
   if (embedded) heightChanged = reportHeight(frame);
   return shell;
+}
+
+/**
+ * On a narrow screen the numbers sit under the list: a bar of the headline numbers stays at the
+ * top of the screen while the reader taps rows or moves k below it, and opens to the whole
+ * arithmetic (the figure's formulas). Hidden on wide screens, where the numbers are beside the list.
+ */
+function createHeadline(root) {
+  const el = h("div", "fig-headline");
+  el.setAttribute("aria-hidden", "true"); // the live region already says these numbers
+  const summary = h("p", "fig-headline-text");
+  const toggle = h("button", "fig-button fig-headline-toggle", "Arithmetic");
+  toggle.type = "button";
+  toggle.tabIndex = -1;
+  toggle.setAttribute("aria-expanded", "false");
+  const details = h("div", "fig-headline-details");
+  details.hidden = true;
+  el.append(summary, toggle, details);
+  const drawDetails = () => {
+    const formulas = [...root.querySelectorAll(".metric-formula")].map((node) => node.textContent);
+    details.replaceChildren(...formulas.map((text) => h("p", "", text)));
+  };
+  toggle.addEventListener("click", () => {
+    details.hidden = !details.hidden;
+    toggle.setAttribute("aria-expanded", String(!details.hidden));
+    if (!details.hidden) drawDetails();
+  });
+  return {
+    el,
+    show(text) {
+      setText(summary, text);
+      if (!details.hidden) drawDetails();
+    },
+  };
 }
 
 /** Whether a figure page is embedded in another page: its link says embed=1, or it is in a frame (unless embed=0). */

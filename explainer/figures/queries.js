@@ -142,8 +142,13 @@ function createQueryRow(shell, system, q) {
     const i = Math.floor(((event.clientX - box.left) / box.width) * depth);
     return target?.dataset?.rank ? Number(target.dataset.rank) : Math.max(1, Math.min(depth, i + 1));
   };
+  // A finger taps a square (a click, which a swipe that scrolls never makes); a mouse presses,
+  // and may drag a marked square along the strip.
+  strip.addEventListener("click", (event) => {
+    if (event.pointerType === "touch") toggle(cellAt(event));
+  });
   strip.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || event.pointerType === "touch") return;
     event.preventDefault();
     const rank = cellAt(event);
     cursor = rank - 1;
