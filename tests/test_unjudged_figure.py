@@ -124,3 +124,24 @@ def test_the_ideal_dcg_can_be_checked_by_hand_from_the_grades_the_figure_lists(o
     assert len(listed) == k
     ideal_dcg = metrics.dcg_at_k(listed, k, "exponential")
     expect(formula).to_have_text(re.compile(rf"/ {re.escape(f(ideal_dcg))} = "))
+
+
+@pytest.mark.browser
+def test_the_hidden_grades_stay_hidden_until_revealed(opened):
+    """No spoiler: an unjudged result's menu shows "?" and waits until the grades are revealed."""
+    _, page, _ = opened
+    for rank in UNJUDGED:
+        select = page.locator(f'.rl-row[data-rank="{rank}"] select')
+        expect(select).to_have_value("")
+        expect(select).to_be_disabled()
+        expect(select.locator("option:checked")).to_have_text("?")
+    judged_select = page.locator('.rl-row[data-rank="1"] select')
+    expect(judged_select).to_have_value(str(ARTICLE_GRADES[0]))
+    page.get_by_role("button", name="Reveal the judge's grades").click()
+    for rank in UNJUDGED:
+        expect(page.locator(f'.rl-row[data-rank="{rank}"] select')).to_have_value(str(ARTICLE_GRADES[rank - 1]))
+    # The button says what it now does.
+    hide = page.get_by_role("button", name="Hide the judge's grades")
+    hide.click()
+    expect(page.get_by_role("button", name="Reveal the judge's grades")).to_be_visible()
+    expect(page.locator(f'.rl-row[data-rank="{UNJUDGED[0]}"] select')).to_have_value("")

@@ -70,3 +70,43 @@ def test_a_bad_link_value_gets_a_notice(page, serve_object):
         "measure=“<i>f1</i>”: measure must be precision, recall, rr, ap or ndcg"
     )
     expect(page.locator("button.which-row[data-measure=precision]")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.browser
+def test_the_sentence_follows_the_lists_once_the_reader_changes_them(page, serve_object):
+    figure = WhichMeasureFigure()
+    page.goto(serve_object(figure))
+    says = page.locator(".which-says")
+    expect(says).to_have_text(DEMOS["precision"].says)
+    page.locator(
+        ".which-list[data-list=b] .which-cell[data-rank='3']"
+    ).click()  # B loses a relevant result in the top 5
+    state = WhichMeasureState()
+    b = list(state.b)
+    b[2] = 0
+    state.b = b
+    a_value, b_value = f(state.values("a")["precision"]), f(state.values("b")["precision"])
+    assert a_value != b_value
+    expect(says).to_have_text(f"Your lists: P@5 is {a_value} for A and {b_value} for B, so it tells them apart.")
+    page.get_by_role("button", name="Reset this example").click()
+    expect(says).to_have_text(DEMOS["precision"].says)
+
+
+@pytest.mark.browser
+def test_the_cutoff_is_labelled_where_it_falls(page, serve_object):
+    page.goto(serve_object(WhichMeasureFigure()))
+    mark = page.locator(".which-ruler-mark")
+    expect(mark).to_have_text(f"k = {DEMOS['precision'].k}")
+    edge = mark.bounding_box()
+    fifth = page.locator(".which-list[data-list=a] .which-cell[data-rank='5']").bounding_box()
+    sixth = page.locator(".which-list[data-list=a] .which-cell[data-rank='6']").bounding_box()
+    # The label's right edge, its line, falls between rank 5 and rank 6.
+    assert fifth["x"] + fifth["width"] - 1 <= edge["x"] + edge["width"] <= sixth["x"] + 1
+
+
+@pytest.mark.browser
+def test_a_link_with_an_unjudged_square_keeps_its_question_mark_readable(page, server):
+    page.goto(server.url + "/which-measure?measure=ndcg")
+    page.locator(".which-list[data-list=b] .which-cell[data-rank='2']").click()  # 0 -> 1
+    page.wait_for_url(re.compile(r"a=3,\?,2,0,1,0,0,0&b=3,1,2"))
+    assert "%3F" not in page.url

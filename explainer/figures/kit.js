@@ -410,9 +410,9 @@ export function stateFromQuery(search, fields, base, maxLength) {
 
 let writeTimer = null;
 
-/** A query string with commas and bars left as they are typed, so a link stays readable. */
+/** A query string with commas, bars and question marks left as they are typed, so a link stays readable. */
 function readable(params) {
-  return params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|");
+  return params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3F/g, "?");
 }
 
 /** Put the state into the page URL (replacing, not adding, a history entry), keeping the page's own keys. */

@@ -123,6 +123,11 @@ function build(shell) {
         grades[rank - 1] = grade;
         shell.commit({ ...state, grades });
       });
+      // Until the judge's grades are revealed, an unjudged result's menu shows "?" and waits.
+      const hidden = h("option", "", "?");
+      hidden.value = "";
+      hidden.disabled = true;
+      select.prepend(hidden);
       row.append(select);
       selects.push(select);
     },
@@ -172,12 +177,13 @@ function build(shell) {
       button.setAttribute("aria-pressed", String(state.judged[i]));
       const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
       list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
-      selects[i].value = String(state.grades[i]);
+      selects[i].value = known ? String(state.grades[i]) : "";
+      selects[i].disabled = !known;
     });
     for (const [key, card] of Object.entries(cards)) setText(card.formula, now[key]);
     setText(cards.ndcgText.note, now.poolText);
     policy.set(state.unjudged_as);
-    reveal.setAttribute("aria-pressed", String(state.reveal));
+    setText(reveal, state.reveal ? "Hide the judge's grades" : "Reveal the judge's grades");
     const anyUnjudged = state.judged.some((j) => !j);
     before.hidden = !(state.reveal && anyUnjudged);
     if (!before.hidden) {

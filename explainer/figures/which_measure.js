@@ -76,6 +76,20 @@ export function toQuery(state, { demos }) {
   return pairs;
 }
 
+/**
+ * What the two lists show of the chosen measure: the demo's own sentence while they are the
+ * demo's lists, and once the reader changed them, what the numbers now say.
+ */
+export function sentence(state, demo) {
+  const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+  if (same(state.a, demo.a) && same(state.b, demo.b)) return demo.says;
+  const label = LABELS[state.measure](demo.k);
+  const a = f(demoValues(state.a, demo)[state.measure]);
+  const b = f(demoValues(state.b, demo)[state.measure]);
+  const verdict = a === b ? "it cannot tell these two lists apart" : "it tells them apart";
+  return `Your lists: ${label} is ${a} for A and ${b} for B, so ${verdict}.`;
+}
+
 /** The state with the chosen measure's two demo lists, as they start. */
 function demoState(measure, demos) {
   return { measure, a: [...demos[measure].a], b: [...demos[measure].b] };
@@ -124,7 +138,14 @@ function createLists(shell) {
   const { length, max_grade: maxGrade } = shell.limits.a;
   const el = h("div", "which-lists");
   const cutoff = h("p", "which-k");
-  el.append(cutoff);
+  // Over the squares, the cutoff named where it falls: the line after rank k, labelled "k = 5".
+  const ruler = h("div", "which-list which-ruler");
+  ruler.setAttribute("aria-hidden", "true");
+  const rulerMark = h("span", "which-ruler-mark");
+  const rulerCells = h("div", "which-cells");
+  rulerCells.append(rulerMark);
+  ruler.append(h("span", "which-list-name"), rulerCells);
+  el.append(cutoff, ruler);
   const cells = {};
   for (const name of ["a", "b"]) {
     const line = h("div", "which-list");
@@ -150,6 +171,8 @@ function createLists(shell) {
     el,
     update(state, demo) {
       cutoff.textContent = `Ranks 1 to ${length}; the measures look at the top k = ${demo.k}.`;
+      rulerMark.textContent = `k = ${demo.k}`;
+      rulerMark.style.gridColumn = `1 / ${demo.k + 1}`;
       for (const name of ["a", "b"]) {
         cells[name].forEach((cell, i) => {
           const g = state[name][i];
@@ -185,7 +208,7 @@ function build(shell) {
   return function update(state) {
     const demo = demos[state.measure];
     table.update(state.measure);
-    says.textContent = demo.says;
+    says.textContent = sentence(state, demo);
     lists.update(state, demo);
     const a = demoValues(state.a, demo);
     const b = demoValues(state.b, demo);
