@@ -1,6 +1,8 @@
 """The figures in a Jupyter notebook: `import explainer` gives the classes, each displays, and
 state set from Python reaches the figure. (The kernel runs for real; a notebook frontend does not.)"""
 
+import textwrap
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -38,3 +40,98 @@ def test_each_figure_displays_as_a_live_panel_output(executed, index):
 def test_state_set_in_the_notebook_reaches_the_figure(executed):
     printed = "".join(output.get("text", "") for output in executed.cells[-1].outputs)
     assert printed.split() == ["3", "0.42"]
+
+
+# -- a real JupyterLab in Chromium, with no internet --------------------------------------------------
+
+
+def readme_notebook_cells() -> list[str]:
+    """The README's notebook example, cell by cell, exactly as a reader would paste it."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- notebook-cells -->", 1)[1].split("\n\n  Without", 1)[0]
+    return [
+        textwrap.dedent(cell.split("\n", 1)[1].rsplit("```", 1)[0]).strip() for cell in block.split("```python")[1:]
+    ]
+
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """JupyterLab on a free port of this computer, on a notebook of the README's cells, its app exposed to scripts."""
+    import subprocess
+    import sys
+
+    from support.server import answers, free_port, wait_until
+
+    cells = [*readme_notebook_cells(), "print(figure.state.order)"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, tmp_path / "readme.ipynb")
+    port, token = free_port(), "explainer-test"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+            "--LabApp.expose_app_in_browser=True",
+            "--allow-root",  # CI runs as root
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_until(lambda: answers(url + "/api"), timeout=90, message="JupyterLab to answer")
+    yield f"{url}/lab/tree/readme.ipynb?token={token}", f"127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light"])
+def test_the_readmes_notebook_works_in_jupyterlab_with_no_internet(browser, jupyterlab, scheme):
+    """The figure renders, a click reaches figure.state, and a change of figure.state reaches the figure."""
+    from playwright.sync_api import expect
+
+    url, host = jupyterlab
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+
+    def only_this_computer(route):
+        if route.request.url.split("/")[2] == host:
+            return route.continue_()
+        return route.abort()
+
+    context.route("**/*", only_this_computer)
+    page = context.new_page()
+    page.goto(url)
+    run = "window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')"
+    page.wait_for_function(
+        "window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
+    )
+    page.wait_for_function(
+        "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'", timeout=60_000
+    )
+    page.evaluate(run)  # import, pn.extension(inline=True)
+    page.evaluate(run)  # the figure
+    formula = page.locator(".fig-ndcg .metric-ndcgText .metric-formula")
+    expect(formula).to_contain_text("NDCG@3 =", timeout=60_000)
+
+    page.evaluate(run)  # figure.state.k = 5
+    expect(formula).to_contain_text("NDCG@5 =")
+
+    page.locator('.fig-ndcg .rl-row[data-rank="2"] button').click()  # rank 2 up to rank 1
+    expect(page.locator('.fig-ndcg .rl-row[data-rank="1"] .rl-title')).to_have_text(
+        "Supplier notice: bracket P/N 7731-B cracks under cyclic load"
+    )
+    # The click made the figure's cell the active one: the next to run is the last cell.
+    page.evaluate("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 3")
+    page.evaluate(run)  # print(figure.state.order)
+    expect(page.locator(".jp-OutputArea-output").last).to_have_text("[1, 0, 2, 3, 4, 5, 6, 7]")
+    assert page.locator(".fig-ndcg").count() == 1
+    context.close()

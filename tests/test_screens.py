@@ -308,3 +308,18 @@ def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothi
     if name == "binary":
         expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 5")
     context.close()
+
+
+def test_a_figure_in_jupyterlabs_dark_theme_is_dark_on_a_light_system(browser, server):
+    """JupyterLab marks its theme on the body; a figure follows it, its form controls included."""
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    page.add_init_script(
+        "addEventListener('DOMContentLoaded', () => { document.body.dataset.jpThemeLight = 'false'; })"
+    )
+    page.goto(server.url + "/ndcg")
+    expect(page.locator(".metric-formula").first).to_be_visible()
+    background = page.locator(".fig").evaluate("el => getComputedStyle(el).backgroundColor")
+    radio_scheme = page.locator("input[name=gain]").first.evaluate("el => getComputedStyle(el).colorScheme")
+    assert background == "rgb(13, 17, 23)" and radio_scheme == "dark", (background, radio_scheme)
+    context.close()

@@ -537,6 +537,9 @@ export function mountFigure({ model, el }, figure) {
   }
   if (model.caption) root.append(h("p", "fig-caption", model.caption));
   el.append(frame);
+  // In JupyterLab the figure takes the notebook's theme, light or dark, whatever the system's.
+  const jupyterLight = document.body?.dataset.jpThemeLight;
+  if (jupyterLight) frame.style.colorScheme = jupyterLight === "true" ? "light" : "dark";
 
   const head = h("div", "fig-head");
   if (model.query) {
