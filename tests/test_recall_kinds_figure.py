@@ -64,10 +64,10 @@ def fig(page, serve_object):
 @pytest.mark.browser
 def test_the_defaults_on_the_page(fig):
     fig.expect_state("suited", [])
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 5 / 6 = 0.83")
-    expect(fig.live).to_have_text("ANN recall@10 1.00, recall@10 0.83, precision@10 0.50")
+    expect(fig.formula("recall")).to_have_text("Recall@10 = 7 / 8 = 0.88")
+    expect(fig.live).to_have_text("ANN recall@10 1.00, recall@10 0.88, precision@10 0.70")
     expect(fig.page.locator(".rk-unfound")).to_have_text(
-        f"People judged 6 documents relevant. Not in the index's 10: {RELEVANT[5]}."
+        f"People judged 8 documents relevant. Not in the index's 10: {RELEVANT[5]}."
     )
     # Judgments are words, not colour alone.
     expect(fig.page.locator(".rk-row").first.locator(".rk-judged")).to_have_text("● relevant")
@@ -79,29 +79,29 @@ def test_switching_to_the_mismatched_model_keeps_ann_recall_at_1_and_sinks_relev
     fig.model("mismatched").check()
     fig.expect_state("mismatched", [])
     expect(fig.formula("ann")).to_have_text("ANN recall@10 = 10 / 10 = 1.00")
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 2 / 6 = 0.33")
-    expect(fig.formula("precision")).to_have_text("P@10 = 2 / 10 = 0.20")
-    expect(fig.lesson).to_contain_text("ANN recall is 1.00, yet the list holds only 2 of the 6 relevant documents")
+    expect(fig.formula("recall")).to_have_text("Recall@10 = 4 / 8 = 0.50")
+    expect(fig.formula("precision")).to_have_text("P@10 = 4 / 10 = 0.40")
+    expect(fig.lesson).to_contain_text("ANN recall is 1.00, yet the list holds only 4 of the 8 relevant documents")
     fig.wait_python(model="mismatched")
 
 
 @pytest.mark.browser
 def test_clicking_rows_makes_the_index_miss_and_find_neighbours(fig):
-    fig.button(4).click()  # not relevant: only ANN recall drops
-    fig.expect_state("suited", [4])
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 5 / 6 = 0.83")
+    fig.button(6).click()  # not relevant: only ANN recall drops
+    fig.expect_state("suited", [6])
+    expect(fig.formula("recall")).to_have_text("Recall@10 = 7 / 8 = 0.88")
     expect(fig.lesson).to_contain_text("Each miss lowers ANN recall by 0.10")
-    fig.wait_python(missed_neighbours=[4])
+    fig.wait_python(missed_neighbours=[6])
     fig.button(2).click()  # relevant: both drop
-    fig.expect_state("suited", [2, 4])
+    fig.expect_state("suited", [2, 6])
     expect(fig.page.locator('.rk-row[data-rank="2"] .rk-index')).to_contain_text(
         f"✗ missed; returned instead: {MODELS['suited']['next'][0]} ○ not relevant"
     )
-    fig.wait_python(missed_neighbours=[2, 4])
-    fig.button(4).click()
+    fig.wait_python(missed_neighbours=[2, 6])
+    fig.button(6).click()
     fig.expect_state("suited", [2])
     fig.wait_python(missed_neighbours=[2])
-    expect(fig.live).to_have_text("ANN recall@10 0.90, recall@10 0.67, precision@10 0.40")
+    expect(fig.live).to_have_text("ANN recall@10 0.90, recall@10 0.75, precision@10 0.60")
 
 
 @pytest.mark.browser
@@ -138,11 +138,11 @@ def test_python_changes_reach_the_page(fig):
     fig.expect_state("mismatched", [])
     fig.figure.state.toggle(4)
     fig.expect_state("mismatched", [4])
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 1 / 6 = 0.17")
+    expect(fig.formula("recall")).to_have_text("Recall@10 = 3 / 8 = 0.38")
     fig.figure.state.missed_neighbours = list(range(1, 11))
     fig.expect_state("mismatched", list(range(1, 11)))
     expect(fig.formula("ann")).to_have_text("ANN recall@10 = 0 / 10 = 0.00")
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 0 / 6 = 0.00")
+    expect(fig.formula("recall")).to_have_text("Recall@10 = 0 / 8 = 0.00")
     fig.assert_clean_text()
 
 

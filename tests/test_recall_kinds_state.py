@@ -26,7 +26,7 @@ BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
 
 
 def test_the_constants_make_a_sound_collection():
-    assert K == 10 and len(RELEVANT) == 6
+    assert K == 10 and len(RELEVANT) == 8
     for name, data in MODELS.items():
         assert len(data["neighbours"]) == len(data["next"]) == K, name
         assert len(set(data["neighbours"]) | set(data["next"])) == 2 * K, name
@@ -37,35 +37,37 @@ def test_the_constants_make_a_sound_collection():
 def test_a_suited_model_and_a_perfect_index():
     state = RecallKindsState()
     assert state.to_dict() == {"model": "suited", "missed_neighbours": []}
-    assert state.values == {"ann_recall": 1.0, "recall": 5 / 6, "precision": 5 / 10}
-    assert {k: fmt(v) for k, v in state.values.items()} == {"ann_recall": "1.00", "recall": "0.83", "precision": "0.50"}
+    # Relevant at ranks 1 to 5, 7 and 9 (the two drawings among them): 7 of the 8 judged relevant.
+    assert state.values == {"ann_recall": 1.0, "recall": 7 / 8, "precision": 7 / 10}
+    assert {k: fmt(v) for k, v in state.values.items()} == {"ann_recall": "1.00", "recall": "0.88", "precision": "0.70"}
 
 
 def test_the_key_fact_a_perfect_index_and_a_poor_list():
     state = RecallKindsState(model="mismatched")
     assert state.values["ann_recall"] == 1.0
-    assert fmt(state.values["recall"]) == "0.33" and state.values["recall"] == 2 / 6
-    assert state.values["precision"] == 0.2
+    # Relevant at ranks 3, 4, 5 and 8 only (two of them drawings): 4 of 8.
+    assert fmt(state.values["recall"]) == "0.50" and state.values["recall"] == 4 / 8
+    assert state.values["precision"] == 0.4
 
 
 def test_misses_lower_ann_recall_by_a_tenth_and_relevance_recall_only_for_relevant_neighbours():
     state = RecallKindsState()
-    state.toggle(4)  # a drawing: not relevant
-    assert state.missed_neighbours == [4]
+    state.toggle(6)  # a crack in a cabin floor panel: not relevant
+    assert state.missed_neighbours == [6]
     assert state.values["ann_recall"] == 0.9
-    assert state.values["recall"] == 5 / 6
+    assert state.values["recall"] == 7 / 8
     state.toggle(1)  # the supplier notice: relevant
-    assert state.missed_neighbours == [1, 4]
+    assert state.missed_neighbours == [1, 6]
     assert state.values == {
-        "ann_recall": metrics.recall_at_k([0, 1, 1, 0, 1, 1, 1, 1, 1, 1], 10, 10),
-        "recall": metrics.recall_at_k([0, 1, 1, 0, 1, 0, 1, 0, 0, 0], 10, 6),
-        "precision": metrics.precision_at_k([0, 1, 1, 0, 1, 0, 1, 0, 0, 0], 10),
+        "ann_recall": metrics.recall_at_k([0, 1, 1, 1, 1, 0, 1, 1, 1, 1], 10, 10),
+        "recall": metrics.recall_at_k([0, 1, 1, 1, 1, 0, 1, 0, 1, 0], 10, 8),
+        "precision": metrics.precision_at_k([0, 1, 1, 1, 1, 0, 1, 0, 1, 0], 10),
     }
-    assert state.index_results == index_list("suited", [1, 4])
+    assert state.index_results == index_list("suited", [1, 6])
     assert (
-        state.index_results[0] == MODELS["suited"]["next"][0] and state.index_results[3] == MODELS["suited"]["next"][1]
+        state.index_results[0] == MODELS["suited"]["next"][0] and state.index_results[5] == MODELS["suited"]["next"][1]
     )
-    state.toggle(4)
+    state.toggle(6)
     assert state.missed_neighbours == [1]
     for rank in range(1, 11):
         state.toggle(rank)
@@ -108,12 +110,12 @@ def test_invalid_values_raise_value_error_and_change_nothing(values, message):
 def test_story_numbers():
     assert story_numbers() == {
         "recall_kinds_k": "10",
-        "recall_kinds_r": "6",
-        "recall_kinds_suited_recall": "0.83",
+        "recall_kinds_r": "8",
+        "recall_kinds_suited_recall": "0.88",
         "recall_kinds_mismatched_ann": "1.00",
-        "recall_kinds_mismatched_found": "2",
-        "recall_kinds_mismatched_recall": "0.33",
-        "recall_kinds_mismatched_precision": "0.20",
+        "recall_kinds_mismatched_found": "4",
+        "recall_kinds_mismatched_recall": "0.50",
+        "recall_kinds_mismatched_precision": "0.40",
     }
 
 

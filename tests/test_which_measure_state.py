@@ -28,3 +28,23 @@ def test_the_precision_demo_is_the_articles_example():
 def test_bad_values_are_refused(field, value):
     with pytest.raises(ValueError):
         WhichMeasureState().update_from_dict({field: value})
+
+
+SYMBOLS = {"precision": "P@{k}", "recall": "R@{k}", "rr": "RR", "ap": "AP", "ndcg": "NDCG", "judged": "Judged@{k}"}
+
+
+@pytest.mark.parametrize("key", list(DEMOS))
+def test_each_demo_names_every_measure_that_cannot_tell_its_two_lists_apart(key):
+    """Honest verdicts: where a second measure also scores the lists alike, the sentence says so."""
+    state = WhichMeasureState()
+    state.choose(key)
+    a, b = state.values("a"), state.values("b")
+    alike = [m for m in a if f(a[m]) == f(b[m])]
+    assert key in alike
+    for measure in alike:
+        assert SYMBOLS[measure].format(k=DEMOS[key].k) in DEMOS[key].says, (key, measure)
+
+
+@pytest.mark.parametrize("key", [key for key, demo in DEMOS.items() if "ndcg" in demo.shown])
+def test_wherever_ndcg_appears_its_gain_and_ideal_are_stated(key):
+    assert "2^g − 1" in DEMOS[key].note and "ideal order from the list's own grades" in DEMOS[key].note

@@ -282,12 +282,17 @@ function build(shell) {
     h("span", "q-layout-wide", "System A on the left, system B on the right: each query on the same line in both."),
     h("span", "q-layout-narrow", "System A first, system B under it: the same queries, in the same order."),
   );
-  shell.root.append(shell.head, shell.notice, hint, layout, systemsBox);
+  // AP divides by every relevant document of a query: here, only those marked in the strip.
+  const assumption = h("p", "q-layout");
+  shell.root.append(shell.head, shell.notice, hint, layout, assumption, systemsBox);
   const panels = {};
 
   return function update(state) {
     switcher.set(state.measure);
     layout.hidden = state.b.length === 0;
+    const deepest = shell.limits.a.max_rank;
+    assumption.textContent = `AP here divides by the relevant documents marked: it assumes none lies below rank ${deepest}.`;
+    assumption.hidden = state.measure !== "ap";
     const said = [];
     for (const system of SYSTEMS) {
       if (!state[system].length && system !== "a") {

@@ -99,6 +99,8 @@ def story_numbers() -> dict[str, str]:
     three = state.summary("a")
     state.apply_preset("consistency")
     a, b = state.summary("a"), state.summary("b")
+    a_values = state.per_query("a")
+    a_first = [min(ranks) for ranks in state.a]
     return {
         "queries_first_hits": ", ".join(first_hits[:-1]) + f" and {first_hits[-1]}",
         "queries_mrr": f(three["mean"]),
@@ -106,6 +108,14 @@ def story_numbers() -> dict[str, str]:
         "consistency_a": f(a["mean"]),
         "consistency_b": f(b["mean"]),
         "consistency_a_median": f(a["median"]),
+        "consistency_a_count": str(len(a_values)),
+        "consistency_a_top_rank": str(min(a_first)),
+        "consistency_a_top_count": str(a_first.count(min(a_first))),
+        "consistency_a_bottom_rank": str(max(a_first)),
+        "consistency_a_bottom_count": str(a_first.count(max(a_first))),
+        "consistency_b_rank": str(min(state.b[0])),
+        "consistency_a_lowest": f(min(a_values)),
+        "consistency_a_lowest_count": str(a_values.count(min(a_values))),
     }
 
 

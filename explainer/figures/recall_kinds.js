@@ -73,7 +73,7 @@ export function readout(state, models, relevant) {
   const recall = recallAtK(isRelevant, K, R);
   const precision = precisionAtK(isRelevant, K);
   let lesson;
-  if (ann === 1 && recall < 0.5) {
+  if (ann === 1 && recall <= 0.5) {
     lesson =
       `ANN recall is ${f(ann)}, yet the list holds only ${hits} of the ${R} relevant documents: ` +
       "the index returned exactly what the model asked for, and the model asked for the wrong text.";

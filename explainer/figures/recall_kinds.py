@@ -20,7 +20,8 @@ from explainer.figures.params import Ranks
 
 K = 10
 
-# The documents people judged relevant for the query: R = 6.
+# The documents people judged relevant for the query, R of them. The two drawings are relevant, if
+# only just, as figure 2 grades them (1): a drawing of the bracket tells a mechanic something.
 RELEVANT = (
     "Supplier notice: bracket P/N 7731-B cracks under cyclic load",
     "Maintenance log: crack found on engine mount bracket",
@@ -28,6 +29,8 @@ RELEVANT = (
     "Inspection report: bracket crack length 4 mm, left nacelle",
     "Work order 4518: replace cracked bracket, P/N 7731-B",
     "Engineering memo: crack growth in 7731-B brackets",
+    "Drawing: bracket P/N 7731-B, sheet 2",
+    "Drawing: engine mount bracket, revision C",
 )
 
 # Per embedding model: the exact top-10 neighbours of the query's vector, nearest first, and

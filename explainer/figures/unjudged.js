@@ -99,7 +99,7 @@ function build(shell) {
     "Unjudged results",
     "unjudged_as",
     [
-      ["nonrelevant", "count as not relevant (every tool)"],
+      ["nonrelevant", "count as not relevant (the tools' default)"],
       ["condensed", "leave out (condensed list)"],
     ],
     (value) => shell.commit({ ...shell.state(), unjudged_as: value }),

@@ -55,7 +55,7 @@ class UnjudgedState(FigureState):
     unjudged_as = param.Selector(
         default="nonrelevant",
         objects=list(POLICIES),
-        doc="nonrelevant: an unjudged result counts as not relevant (what trec_eval and every tool do); "
+        doc="nonrelevant: an unjudged result counts as not relevant (trec_eval's and most tools' default); "
         "condensed: unjudged results are left out and the rest move up.",
     )
     reveal = param.Boolean(default=False, doc="Show and use the grades a judge later gives the unjudged results.")

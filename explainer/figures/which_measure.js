@@ -202,13 +202,16 @@ function build(shell) {
   compareHead.append(headRow);
   const compareBody = h("tbody");
   compare.append(compareHead, compareBody);
-  demoBox.append(says, lists.el, compare, shell.head);
+  const note = h("p", "which-note");
+  demoBox.append(says, lists.el, compare, note, shell.head);
   shell.root.append(shell.notice, table.el, demoBox);
 
   return function update(state) {
     const demo = demos[state.measure];
     table.update(state.measure);
     says.textContent = sentence(state, demo);
+    note.textContent = demo.note;
+    note.hidden = !demo.note;
     lists.update(state, demo);
     const a = demoValues(state.a, demo);
     const b = demoValues(state.b, demo);

@@ -27,6 +27,7 @@ class Demo:
     shown: tuple[str, ...]
     graded: bool
     says: str
+    note: str = ""  # what the numbers assume, under the table
 
 
 # One demo per measure in explainer.measures, keyed the same way.
@@ -38,7 +39,8 @@ DEMOS = {
         n_relevant=3,
         shown=("precision", "recall", "rr", "ap"),
         graded=False,
-        says="The same three relevant results, moved from the top down to ranks 3 to 5: P@5 stays put, RR and AP fall.",
+        says="The same three relevant results, moved from the top down to ranks 3 to 5: P@5 stays put, and so "
+        "does R@5; RR and AP fall.",
     ),
     "recall": Demo(
         a=(1, 1, 0, 0, 0, 0, 0, 0),
@@ -47,7 +49,8 @@ DEMOS = {
         n_relevant=4,
         shown=("recall", "precision", "rr", "ap"),
         graded=False,
-        says="Two of the four relevant documents in the top 5, at the top or at the bottom: R@5 cannot tell.",
+        says="Two of the four relevant documents in the top 5, at the top or at the bottom: R@5 cannot tell, nor "
+        "can P@5; RR and AP can.",
     ),
     "rr": Demo(
         a=(1, 0, 0, 0, 0, 0, 0, 0),
@@ -65,7 +68,9 @@ DEMOS = {
         n_relevant=None,
         shown=("ap", "precision", "ndcg"),
         graded=True,
-        says="The best document (grade 3) at rank 1 or rank 2: AP only knows relevant or not, NDCG counts the grade.",
+        says="The best document (grade 3) at rank 1 or rank 2: AP only knows relevant or not, and P@5 does not "
+        "look at order; NDCG counts the grade.",
+        note="NDCG@5 here: gain 2^g − 1, ideal order from the list's own grades (figure 2's convention).",
     ),
     "ndcg": Demo(
         a=(3, None, 2, 0, 1, 0, 0, 0),
@@ -75,7 +80,8 @@ DEMOS = {
         shown=("ndcg", "judged", "precision"),
         graded=True,
         says="Rank 2 was never judged in list A and judged useless in list B: NDCG scores them alike, "
-        "however good A's unjudged document is. Judged@5 is what gives it away.",
+        "however good A's unjudged document is, and so does P@5. Judged@5 is what gives it away.",
+        note="NDCG@5 here: gain 2^g − 1, ideal order from the list's own grades (figure 2's convention).",
     ),
 }
 
@@ -139,6 +145,7 @@ def _demos_for_js() -> dict:
             "shown": list(d.shown),
             "graded": d.graded,
             "says": d.says,
+            "note": d.note,
         }
         for key, d in DEMOS.items()
     }
@@ -166,7 +173,7 @@ class WhichMeasureFigure(Figure):
 PAGE = FigurePage(
     name="which-measure",
     title="Which measure answers which question",
-    caption="Choose a measure to see two lists it cannot tell apart, while other measures can.",
+    caption="Choose a measure to see two lists it cannot tell apart; the table says which measures can.",
     figure=WhichMeasureFigure,
     shows="the table of measures; choosing one shows two lists it cannot tell apart",
     url_keys=(
