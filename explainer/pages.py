@@ -66,14 +66,6 @@ def choose_list() -> str:
     return "\n".join(f"- **{m.name}**: {m.use_when}" for m in MEASURES)
 
 
-def _figure_links(name: str, exported: bool) -> pn.pane.Markdown:
-    href = f"{name}.html" if exported else name
-    return _markdown(
-        f'<p class="figure-links"><a href="{href}">This figure on its own page</a> · '
-        f'<a href="{href}?present=1">Presenter view</a></p>'
-    )
-
-
 def story_page(exported: bool = False):
     """The story page: the text with every figure in its place."""
     text = STORY.format_map(story_numbers())
@@ -84,8 +76,8 @@ def story_page(exported: bool = False):
         parts.append(text[start : marker.start()])
         name = marker.group(1)
         figure = BY_NAME[name].figure()
-        figure.view.on_page = True
-        parts += [figure, _figure_links(name, exported)]
+        figure.view.param.update(on_page=True, page_link=f"{name}.html" if exported else name)
+        parts.append(figure)
         start = marker.end()
     parts.append(text[start:])
     parts = [

@@ -771,11 +771,15 @@ def test_reset_returns_to_the_articles_state_in_the_browser_and_in_python(page, 
     wait_until(lambda: figure.state.to_dict() == ARTICLE_STATE, message="Python to be back at the article")
     assert figure.view.state == ARTICLE_STATE
 
-    # A figure that started elsewhere still resets to the article.
+    # A figure that started elsewhere resets to where it started; "Example" goes back to the article.
+    expect(page.get_by_role("button", name="Example")).to_be_hidden()  # it started at the article
     other = BinaryFigure(k=10, missed=0)
     page.goto(serve_object(other))
     expect_state_shown(page, ARTICLE, 10, 0)
+    row_button(page, 3).click()
     page.get_by_role("button", name="Reset").click()
+    expect_state_shown(page, ARTICLE, 10, 0)
+    page.get_by_role("button", name="Example").click()
     expect_state_shown(page, ARTICLE, 5, 1)
     wait_until(lambda: other.state.to_dict() == ARTICLE_STATE, message="Python to reset the second figure")
 

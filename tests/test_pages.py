@@ -389,7 +389,7 @@ def test_the_exported_story_links_to_the_exported_figure_files(context, page, ex
     offline(context)
     page.goto((exported_site / "index.html").as_uri())
     link = page.get_by_role("link", name="This figure on its own page").first
-    expect(link).to_have_attribute("href", "binary.html")
+    expect(link).to_have_attribute("href", "binary.html?relevant=2,3,5,8,11&missed=1&k=5")
 
 
 # -- light or dark, as the link asks --------------------------------------------------------------
@@ -436,3 +436,32 @@ def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, server):
         "Ignored theme=“<b>purple</b>”: theme must be light, dark or auto."
     )
     expect(page.locator("[data-metric=precision] .metric-formula")).to_have_text("P@3 = 2 / 3 = 0.67")
+
+
+# -- links that stay: a teacher's link, and the story's links to a figure as it is now --------------
+
+
+def test_reset_returns_to_the_link_the_page_opened_with_and_example_to_the_article(page, server):
+    page.goto(server.url + "/binary?relevant=1,4&missed=0&k=3")
+    precision = formula(page, P)
+    expect(precision).to_have_text("P@3 = 1 / 3 = 0.33")
+    page.locator('.rl-row[data-rank="2"] button').click()
+    expect(precision).to_have_text("P@3 = 2 / 3 = 0.67")
+    page.get_by_role("button", name="Reset").click()
+    expect(precision).to_have_text("P@3 = 1 / 3 = 0.33")
+    page.wait_for_url(re.compile(r"relevant=1,4&missed=0&k=3$"))
+    page.get_by_role("button", name="Example").click()
+    expect(precision).to_have_text("P@5 = 3 / 5 = 0.60")
+
+
+def test_the_storys_links_to_a_figure_carry_the_state_it_is_in(page, server):
+    page.goto(server.url + "/")
+    binary = page.locator(".fig-binary")
+    present = binary.get_by_role("link", name="Presenter view")
+    expect(present).to_have_attribute("href", "binary?relevant=2,3,5,8,11&missed=1&k=5&present=1")
+    binary.locator('.rl-row[data-rank="1"] button').click()
+    expect(present).to_have_attribute("href", "binary?relevant=1,2,3,5,8,11&missed=0&k=5&present=1")
+    present.click()
+    page.wait_for_url(re.compile(r"/binary\?relevant=1,2,3,5,8,11&missed=0&k=5&present=1$"))
+    expect(page.locator(".fig-frame.present")).to_be_attached()
+    expect(formula(page, P)).to_have_text("P@5 = 4 / 5 = 0.80")

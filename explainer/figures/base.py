@@ -158,6 +158,9 @@ class FigureView(JSComponent):
     )
     heading = param.String(default="", doc="The page's heading, on a figure page of its own (not when embedded).")
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
+    page_link = param.String(
+        default="", doc="This figure's own page, on the story page: its links carry the figure's state there."
+    )
     query = param.String(default="", doc="The query the figure's results answer, shown above them.")
     limits = param.Dict(default={}, doc="Each state field's bounds, from the state class (FigureState.limits).")
     max_query_length = param.Integer(

@@ -134,7 +134,7 @@ function createMissed(shell) {
 }
 
 export function render(view) {
-  mountFigure(view, { className: "fig-binary", queryFields, toQuery, reset: { title: "Back to the article's list" }, build });
+  mountFigure(view, { className: "fig-binary", queryFields, toQuery, build });
 }
 
 function build(shell) {

@@ -548,12 +548,18 @@ export function mountFigure({ model, el }, figure) {
     head.append(query);
   }
   const tools = h("div", "fig-tools");
-  const { label = "Reset", title = "Back to the starting example", to = () => structuredClone(model.default) } =
+  // Reset goes back to the state the figure opened in (a teacher's link); where that is not the
+  // article's example, a second button goes back to the example. A figure may reset otherwise.
+  const { label = "Reset", title = "Back to the state this page opened with", to = () => structuredClone(opened) } =
     figure.reset ?? {};
   const reset = h("button", "fig-button fig-reset", label);
   reset.type = "button";
   reset.title = title;
-  tools.append(reset);
+  const example = h("button", "fig-button fig-example", "Example");
+  example.type = "button";
+  example.title = "Back to the article's example";
+  example.hidden = true;
+  tools.append(reset, example);
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   head.append(tools);
   const notice = createQueryNotice();
@@ -562,6 +568,7 @@ export function mountFigure({ model, el }, figure) {
   frame.prepend(headline.el); // outside the grid, so that it can stay in view over the whole figure
 
   let state;
+  let opened = null; // the state the figure opened in, after its link's values
   let commit = null;
   const shell = {
     model,
@@ -584,10 +591,12 @@ export function mountFigure({ model, el }, figure) {
   root.append(announcer.el);
 
   let heightChanged = () => {};
+  const links = model.page_link ? createPageLinks(root, model.page_link) : null;
   commit = bindState(model, (next) => {
     state = next;
     update(next);
     if (model.standalone) writeQuery(figure.toQuery(next, model));
+    links?.update(figure.toQuery(next, model));
     heightChanged();
   });
   if (model.standalone || model.on_page) applyPageTheme(window.location.search);
@@ -596,9 +605,15 @@ export function mountFigure({ model, el }, figure) {
     notice.show([...asked.ignored, ...ignoredPageKeys(window.location.search)]);
     if (JSON.stringify(asked.state) !== JSON.stringify(model.state)) commit(asked.state);
   }
+  opened = structuredClone(state);
+  example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
   reset.addEventListener("click", () => {
     onReset();
     commit(to(state));
+  });
+  example.addEventListener("click", () => {
+    onReset();
+    commit(structuredClone(model.default));
   });
   if (embedded) heightChanged = reportHeight(frame);
   return shell;
@@ -634,6 +649,25 @@ function createHeadline(root) {
     show(text) {
       setText(summary, text);
       if (!details.hidden) drawDetails();
+    },
+  };
+}
+
+/**
+ * On the story page: links to the figure's own page and its presenter view, carrying the state
+ * the reader has brought the figure to.
+ */
+function createPageLinks(root, pageLink) {
+  const el = h("p", "figure-links");
+  const own = h("a", "", "This figure on its own page");
+  const present = h("a", "", "Presenter view");
+  el.append(own, " · ", present);
+  root.append(el);
+  return {
+    update(pairs) {
+      const query = readable(new URLSearchParams(pairs));
+      own.href = `${pageLink}?${query}`;
+      present.href = `${pageLink}?${query}&present=1`;
     },
   };
 }

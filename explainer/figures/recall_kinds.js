@@ -103,13 +103,7 @@ export function readout(state, models, relevant) {
 }
 
 export function render(view) {
-  mountFigure(view, {
-    className: "fig-recall-kinds",
-    queryFields,
-    toQuery,
-    reset: { title: "Back to the start: a suited model and a perfect index" },
-    build,
-  });
+  mountFigure(view, { className: "fig-recall-kinds", queryFields, toQuery, build });
 }
 
 /** "● relevant" or "○ not relevant": what people judged a title. */
