@@ -42,11 +42,24 @@ SESSION_OPTIONS = {
 # 25 KB the websocket fails, leaving a blank page.
 MAX_QUERY_LENGTH = 4000
 
-# Tornado drops a request whose headers pass 64 KB without answering it; this lets any URL a
-# browser will send (Chromium's limit is 2 MB) reach the page handler, which then redirects it.
-MAX_REQUEST_HEADERS = 2 * 1024 * 1024 + 64 * 1024
-# What the server takes from a browser's websocket (README "Serving safely"): anything longer is
-# refused before the server spends time on it, as one client must never stall the class.
+# What the server takes from a browser (README "Serving safely"). Anything longer, or slower,
+# is refused before the server spends time on it: one client must never stall the class.
+#
+# A request's first line may be as long as any URL a browser sends (Chromium's limit is 2 MB),
+# so that an oversized link reaches the page handler, which redirects it to a notice. Its header
+# fields after that line are what a browser sends, a dozen or two, mostly the site's cookies;
+# the most of them is refused with a 431, and more bytes of them close the connection unanswered
+# (Tornado's way with headers over its limit).
+MAX_REQUEST_LINE = 2 * 1024 * 1024
+MAX_HEADER_BYTES = 32 * 1024
+MAX_HEADER_COUNT = 100
+MAX_REQUEST_HEADERS = MAX_REQUEST_LINE + MAX_HEADER_BYTES
+# The time a client has to send a request's headers (and that an idle kept-alive connection is
+# kept): a client that sends them a byte at a time is dropped, and its memory with it.
+HEADER_TIMEOUT_S = 10.0
+# No page sends a request body.
+MAX_BODY_BYTES = 16 * 1024
+BODY_TIMEOUT_S = 10.0
 # A page's websocket messages: its document request, "document ready", and one figure state per
 # click. The largest is a state; the queries figure's with eight queries of twenty ranks for
 # each system, about 1.3 KB, is the largest a figure holds (tests/test_abuse.py measures each
@@ -74,7 +87,7 @@ def serve_pages(
 
     Only the pages are served (no admin page, no autoreload, no static directories, no
     /components/ files, no autoload.js), websockets are accepted only from this host and from
-    ``allow_origins``, a browser's websocket messages are held to what a page sends (the
+    ``allow_origins``, a browser's requests and messages are held to what a page sends (the
     limits above), and the session of a page that is gone is freed within ``SESSION_OPTIONS``' times.
     """
     import panel as pn
@@ -83,6 +96,7 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
+    use_explainer_http_server()
     _shorten_long_log_messages()
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(ROUTES)
@@ -105,7 +119,12 @@ def serve_pages(
         start=True,
         # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
         extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
-        http_server_kwargs={"max_header_size": MAX_REQUEST_HEADERS},
+        http_server_kwargs={
+            "max_header_size": MAX_REQUEST_HEADERS,
+            "idle_connection_timeout": HEADER_TIMEOUT_S,
+            "max_body_size": MAX_BODY_BYTES,
+            "body_timeout": BODY_TIMEOUT_S,
+        },
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         **SESSION_OPTIONS,
     )
@@ -516,6 +535,125 @@ def use_explainer_handlers() -> None:
         (pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns if pattern != r"/autoload.js"
     ]
     use_explainer_static_files()
+
+
+# -- HTTP: requests held to what a browser sends ------------------------------------------------
+
+
+def use_explainer_http_server() -> None:
+    """Have Bokeh's server listen with ``ExplainerHTTPServer`` (Bokeh makes its HTTPServer by this name)."""
+    import bokeh.server.server
+
+    bokeh.server.server.HTTPServer = explainer_http_server()
+
+
+@functools.cache
+def explainer_http_server():
+    """Tornado's HTTPServer as the explainer serves:
+
+    - Each connection finds the end of a request's headers in the bytes that came since it last
+      looked (``RequestStream``). Tornado searches its whole buffer again each time bytes arrive:
+      with the long request lines the explainer lets in, 50 ms a time, so a client that sent such a
+      line a byte at a time held every reader.
+    - A request with more than ``MAX_HEADER_COUNT`` header fields gets a 431 before any handler
+      sees it (Panel and Bokeh match each header against a list: 40,000 of them took 35 s).
+    """
+    from tornado import httputil
+    from tornado.httpserver import HTTPServer
+    from tornado.iostream import IOStream, UnsatisfiableReadError
+
+    class RequestStream(IOStream):
+        """A connection that looks for the end of a request's headers only in the bytes that came
+        since it last looked, at memchr's speed (Tornado's regular expression reads 40 MB/s),
+        and closes as soon as the header fields after the request line pass ``MAX_HEADER_BYTES``,
+        as Tornado closes a connection whose headers pass its own limit."""
+
+        _scanned = 0  # no header end starts before this
+        _line_end = -1  # where the request line ends, once known
+
+        def read_until_regex(self, regex, max_bytes=None):
+            self._scanned, self._line_end = 0, -1
+            return super().read_until_regex(regex, max_bytes)
+
+        def _find_read_pos(self):
+            regex = self._read_regex
+            if regex is None or regex.pattern != HEADER_END or not self._read_buffer_size:
+                return super()._find_read_pos()
+            size = self._read_buffer_size
+            end, self._scanned, self._line_end = find_header_end(self._read_buffer, size, self._scanned, self._line_end)
+            fields = (end or size) - self._line_end if self._line_end >= 0 else 0
+            if fields > MAX_HEADER_BYTES:
+                raise UnsatisfiableReadError(f"header fields longer than {MAX_HEADER_BYTES} bytes")
+            self._check_max_bytes(regex, end or size)
+            return end
+
+    class HeaderCount(httputil.HTTPMessageDelegate):
+        """Answers a request with too many header fields with a 431, in place of the application."""
+
+        def __init__(self, delegate, connection):
+            self.delegate, self.connection, self.refused = delegate, connection, False
+
+        def headers_received(self, start_line, headers):
+            if sum(1 for _ in headers.get_all()) <= MAX_HEADER_COUNT:
+                return self.delegate.headers_received(start_line, headers)
+            self.refused = True
+            reason = "Request Header Fields Too Large"
+            body = f"{reason}: at most {MAX_HEADER_COUNT} header fields\n".encode()
+            self.connection.write_headers(
+                httputil.ResponseStartLine("HTTP/1.1", 431, reason),
+                httputil.HTTPHeaders({"Content-Type": "text/plain", "Content-Length": str(len(body))}),
+                body,
+            )
+            self.connection.finish()
+            return None
+
+        def data_received(self, chunk):
+            return None if self.refused else self.delegate.data_received(chunk)
+
+        def finish(self):
+            if not self.refused:
+                self.delegate.finish()
+
+        def on_connection_close(self):
+            if not self.refused:
+                self.delegate.on_connection_close()
+
+    class ExplainerHTTPServer(HTTPServer):
+        def handle_stream(self, stream, address):
+            if type(stream) is IOStream:  # a plain TCP connection, not yet read from
+                stream.__class__ = RequestStream
+            return super().handle_stream(stream, address)
+
+        def start_request(self, server_conn, request_conn):
+            return HeaderCount(super().start_request(server_conn, request_conn), request_conn)
+
+    return ExplainerHTTPServer
+
+
+# What Tornado reads a request's headers up to (tornado.http1connection).
+HEADER_END = b"\r?\n\r?\n"
+
+
+def find_header_end(
+    buffer: bytes | bytearray, size: int, start: int = 0, line_end: int = -1
+) -> tuple[int | None, int, int]:
+    """Where a request's headers end in ``buffer[:size]``, as Tornado's ``HEADER_END`` search finds
+    it (just after the first blank line), found at memchr's speed and resumably: ``start`` (no
+    header end begins before it) and ``line_end`` (the end of the request line, after at most one
+    blank line, or -1 while unknown) come from the previous call on the same growing buffer.
+    Returns the end or None, and the ``start`` and ``line_end`` for the next call.
+    """
+    while (newline := buffer.find(b"\n", start, size)) >= 0:
+        if size - newline < 3 and buffer[newline + 1 : size] in (b"", b"\r"):
+            return None, newline, line_end  # undecided until more bytes come
+        if line_end < 0 and (newline > 1 or buffer[:newline].strip(b"\r")):
+            line_end = newline
+        if buffer[newline + 1] == 10:
+            return newline + 2, newline + 2, line_end
+        if buffer[newline + 1 : newline + 3] == b"\r\n":
+            return newline + 3, newline + 3, line_end
+        start = newline + 1
+    return None, size, line_end
 
 
 def _shorten_long_log_messages() -> None:

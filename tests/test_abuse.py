@@ -884,5 +884,106 @@ def test_a_flood_of_document_requests_holds_no_one(loop, served):
     under_attack(loop, served, attack).check("300 document requests sent at once")
 
 
+# -- attacks over HTTP ----------------------------------------------------------------------------
+
+
+async def raw_request(port: int, head: bytes, timeout: float = ATTACK_LIMIT_S) -> bytes | None:
+    """Send ``head`` on a new connection; the server's answer (b"" when it closed without one), None on timeout."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(head)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), timeout)
+    except asyncio.TimeoutError:
+        return None
+    except ConnectionError:
+        return b""
+    finally:
+        writer.close()
+
+
+def request_with_headers(fields: list[bytes]) -> bytes:
+    return b"GET /binary HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + b"".join(fields) + b"\r\n"
+
+
+def test_a_request_with_forty_thousand_headers_holds_no_one(loop, served):
+    """40,000 small headers (458 KB) froze the server for 35 s: Panel and Bokeh match each header against a list."""
+    seen: dict[str, Any] = {}
+    head = request_with_headers([b"X-%d: %d\r\n" % (i, i) for i in range(40_000)])
+
+    async def attack():
+        yield
+        seen["answer"] = await raw_request(served.port, head)
+        yield
+
+    outcome = under_attack(loop, served, attack)
+    assert seen["answer"] == b"", "the server answered a request with 458 KB of headers"
+    outcome.check("40,000 headers")
+
+
+def test_a_request_with_too_many_small_headers_is_refused(loop, served):
+    seen: dict[str, Any] = {}
+    head = request_with_headers([b"X-%d: 1\r\n" % i for i in range(1500)])  # 15 KB
+
+    async def attack():
+        yield
+        seen["answer"] = await raw_request(served.port, head)
+        yield
+
+    outcome = under_attack(loop, served, attack)
+    assert (seen["answer"] or b"").startswith(b"HTTP/1.1 431 "), (seen["answer"] or b"")[:200]
+    outcome.check("1,500 headers")
+
+
+@pytest.mark.slow
+def test_slow_connections_are_dropped_and_their_memory_returns(loop, fresh_server):
+    """100 connections that never finished their headers held 180 MB and stayed open.
+
+    Each sends most of a 1.8 MB request line at once, then one more byte every 0.1 s (a
+    thousand small sends a second in all), as an attacker keeping its connections alive would.
+    """
+    connections, line = 100, b"GET /binary?" + b"a" * 1_800_000
+    seen: dict[str, Any] = {"rss_before": rss_mb(fresh_server)}
+
+    async def slow() -> float:
+        """How long the server kept this connection open (up to 30 s)."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", fresh_server.port)
+        started = time.monotonic()
+        try:
+            writer.write(line)
+            await writer.drain()
+            while time.monotonic() - started < 30:
+                writer.write(b"a")
+                await writer.drain()
+                try:
+                    if await asyncio.wait_for(reader.read(1), 0.1) == b"":
+                        break  # closed by the server
+                except asyncio.TimeoutError:
+                    pass
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+        return time.monotonic() - started
+
+    async def attack():
+        yield
+        tasks = [asyncio.ensure_future(slow()) for _ in range(connections)]
+        await asyncio.sleep(3)
+        seen["rss_during"] = rss_mb(fresh_server)
+        seen["held_s"] = max(await asyncio.gather(*tasks))
+        yield
+
+    outcome = under_attack(loop, fresh_server, attack)
+    deadline = time.monotonic() + 40
+    while rss_mb(fresh_server) > seen["rss_before"] + 20 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    seen["rss_after"] = rss_mb(fresh_server)
+    print({key: round(value, 1) for key, value in seen.items()})
+    assert seen["held_s"] < serving.HEADER_TIMEOUT_S + 3, "the server kept slow connections open"
+    assert seen["rss_after"] < seen["rss_before"] + 20, seen
+    outcome.check("100 slow connections")
+
+
 if __name__ == "__main__" and sys.argv[1:2] == ["--reader"]:
     print(json.dumps(asyncio.run(read_while_told(sys.argv[2]))), flush=True)

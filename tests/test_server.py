@@ -6,6 +6,7 @@ import asyncio
 import gc
 import gzip
 import http.client
+import re
 import socket
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -225,3 +226,28 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
     sent = page.evaluate("window.__sent")
     told = [frame for frame in sent if any(word in frame for word in ("timezone", "webdriver", "language", "webgl"))]
     assert not told, told
+
+
+# -- requests ----------------------------------------------------------------------------------
+
+
+def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
+    """serving.find_header_end is Tornado's search for the blank line after the headers, made resumable."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pattern = re.compile(serving.HEADER_END)
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(st.text(alphabet="a\r\n", max_size=4).map(str.encode), max_size=8))
+    def check(chunks):
+        buffer, start, line_end = bytearray(), 0, -1
+        for chunk in chunks:
+            buffer += chunk
+            end, start, line_end = serving.find_header_end(buffer, len(buffer), start, line_end)
+            match = pattern.search(buffer)
+            assert end == (match.end() if match else None)
+            if end is not None:
+                break
+
+    check()
