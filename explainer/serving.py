@@ -126,6 +126,12 @@ def serve_pages(
             "body_timeout": BODY_TIMEOUT_S,
         },
         websocket_max_message_size=MAX_MESSAGE_BYTES,
+        # A session's token sits in its page's HTML, where the page's scripts can read it: Bokeh
+        # copies every request header and cookie into it unless told which (an empty list: none).
+        include_headers=[],
+        include_cookies=[],
+        # Tornado names itself and its version in a Server header on every response.
+        transforms=[_no_server_header()],
         **SESSION_OPTIONS,
     )
 
@@ -654,6 +660,19 @@ def find_header_end(
             return newline + 3, newline + 3, line_end
         start = newline + 1
     return None, size, line_end
+
+
+def _no_server_header():
+    from tornado.web import OutputTransform
+
+    class NoServerHeader(OutputTransform):
+        """Leaves out the Server header, in which Tornado names itself and its version."""
+
+        def transform_first_chunk(self, status_code, headers, chunk, finishing):
+            headers.pop("Server", None)
+            return status_code, headers, chunk
+
+    return NoServerHeader
 
 
 def _shorten_long_log_messages() -> None:

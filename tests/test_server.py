@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from bokeh.server.views.ws import WSHandler
+from bokeh.util.token import get_token_payload
 from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
@@ -251,3 +252,56 @@ def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
                 break
 
     check()
+
+
+# -- what a page carries and what the server answers ------------------------------------------
+
+SECRETS = {
+    "Cookie": "session=cookie-secret-1; theme=cookie-secret-2",
+    "Authorization": "Bearer header-secret-3",
+    "X-Api-Key": "header-secret-4",
+}
+
+
+def test_a_page_carries_no_request_header_or_cookie(server):
+    """Bokeh copied every header and cookie (Authorization, HttpOnly cookies) into the token in the page's HTML."""
+    status, _, body = fetch(server.port, "/binary?k=3", **SECRETS)
+    html = body.decode()
+    assert status == 200
+    leaked = [value for value in re.findall(r"(?:cookie|header)-secret-\d", str(SECRETS)) if value in html]
+    assert leaked == []
+    payload = get_token_payload(re.search(r'"token":\s*"([^"]+)"', html).group(1))
+    assert payload["headers"] == {} and payload["cookies"] == {}
+    assert set(payload["arguments"]) == {"k"}  # the page's own query stays
+
+
+@pytest.mark.browser
+def test_a_pages_scripts_cannot_read_an_httponly_cookie_from_it(browser, server):
+    context = browser.new_context()
+    try:
+        context.add_cookies(
+            [{"name": "sid", "value": "httponly-secret", "url": server.url, "httpOnly": True}]
+            + [{"name": f"site{i}", "value": "c" * 1000, "url": server.url} for i in range(6)]  # 6 KB of site cookies
+        )
+        page = context.new_page()
+        with page.expect_websocket(lambda ws: ws.url.endswith("/ws")) as opened:
+            page.goto(server.url + "/binary")
+        expect(page.locator(".metric-formula").first).to_be_visible()
+        page.locator('.rl-row[data-rank="1"] button').click()
+        expect(page.locator(".metric-formula").first).to_have_text("P@5 = 4 / 5 = 0.80")
+        assert "httponly-secret" not in page.content()
+        assert "c" * 1000 not in page.content()
+        assert not opened.value.is_closed()
+    finally:
+        context.close()
+
+
+def test_autoload_js_is_not_served_and_no_response_names_the_server(server):
+    """autoload.js answered any site's script request (Access-Control-Allow-Origin: *) with a session token."""
+    status, headers, body = fetch(
+        server.port, "/binary/autoload.js?bokeh-autoload-element=x", Origin="http://evil.example"
+    )
+    assert status == 404 and "access-control-allow-origin" not in headers and b"token" not in body
+    for path in ("/binary", "/static/js/bokeh.min.js", "/nothing-here", "/binary/metadata"):
+        status, headers, _ = fetch(server.port, path)
+        assert "server" not in headers, (path, headers.get("server"))
