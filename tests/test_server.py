@@ -6,12 +6,17 @@ import asyncio
 import gc
 import gzip
 import http.client
+import os
 import re
+import signal
 import socket
+import subprocess
+import sys
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import pytest
 from bokeh.server.views.ws import WSHandler
 from bokeh.util.token import get_token_payload
@@ -23,7 +28,7 @@ from explainer import serving
 from explainer.cli import build_parser
 from explainer.serving import is_same_origin, network_address, serve_pages
 
-from conftest import Server, answers, free_port, wait_until
+from conftest import ROOT, Server, answers, free_port, wait_for_url, wait_until
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -305,3 +310,99 @@ def test_autoload_js_is_not_served_and_no_response_names_the_server(server):
     for path in ("/binary", "/static/js/bokeh.min.js", "/nothing-here", "/binary/metadata"):
         status, headers, _ = fetch(server.port, path)
         assert "server" not in headers, (path, headers.get("server"))
+
+
+# -- --num-procs: one command, several processes, all stopped together ---------------------------
+
+
+class ForkedServer:
+    """``relevance-explainer serve --num-procs 2`` in its own process group, as from a terminal."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp_path / "server.log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser"]
+                + ["--num-procs", "2"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                start_new_session=True,
+            )
+        wait_for_url(self.url + "/binary", self.process)
+        self.parent = psutil.Process(self.process.pid)
+        wait_until(lambda: len(self.parent.children()) == 2, timeout=30, message="two server processes")
+        self.children = self.parent.children()
+
+    def all_gone(self) -> bool:
+        return not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in [self.parent, *self.children])
+
+    def port_free(self) -> bool:
+        """Whether nothing listens on the port and a new server could bind it (as Tornado does, reusing its address)."""
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("127.0.0.1", self.port))
+                sock.listen()
+                return True
+            except OSError:
+                return False
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def kill(self) -> None:
+        for process in [self.parent, *self.children]:
+            try:
+                process.kill()
+            except psutil.NoSuchProcess:
+                pass
+        self.process.wait(10)
+
+
+@pytest.fixture
+def forked(tmp_path):
+    running = ForkedServer(tmp_path)
+    yield running
+    running.kill()
+
+
+@pytest.mark.parametrize(
+    ("stop", "exit_code"),
+    [
+        pytest.param(lambda server: os.killpg(server.process.pid, signal.SIGINT), 0, id="ctrl-c"),
+        pytest.param(lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent"),
+        pytest.param(lambda server: server.process.send_signal(signal.SIGINT), 0, id="sigint-to-parent"),
+        pytest.param(
+            lambda server: server.process.kill(),
+            -signal.SIGKILL,
+            id="sigkill-to-parent",
+            marks=pytest.mark.skipif(
+                not sys.platform.startswith("linux"), reason="a child learns of its parent's death only on Linux"
+            ),
+        ),
+    ],
+)
+def test_stopping_the_command_stops_every_server_process_and_frees_the_port(forked, stop, exit_code):
+    """Tornado's parent only waited for its children: a signal to it alone left them serving the port,
+    and Ctrl+C printed a KeyboardInterrupt traceback."""
+    assert answers(forked.url + "/binary")
+    stop(forked)
+    wait_until(forked.all_gone, timeout=15, message="every server process to stop")
+    wait_until(forked.port_free, timeout=5, message="the port to be free")
+    assert forked.process.wait(5) == exit_code
+    assert "Traceback" not in forked.log() and "KeyboardInterrupt" not in forked.log(), forked.log()
+
+
+def test_a_server_process_that_dies_is_replaced(forked):
+    victim = forked.children[0]
+    victim.kill()
+    wait_until(
+        lambda: len(forked.parent.children()) == 2 and victim not in forked.parent.children(),
+        timeout=30,
+        message="a new server process",
+    )
+    forked.children = forked.parent.children()
+    wait_until(lambda: answers(forked.url + "/binary"), timeout=30, message="the port to answer again")
