@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -198,8 +199,12 @@ def test_behind_the_readme_nginx_block_six_kilobytes_of_site_cookies_do_no_harm(
     _, nginx = proxied()
     context = browser.new_context()
     try:
+        # Site cookies are random (session ids, signed values): they do not compress.
         context.add_cookies(
-            [{"name": f"site{i}", "value": "c" * 1000, "url": f"http://127.0.0.1:{nginx.port}/"} for i in range(6)]
+            [
+                {"name": f"site{i}", "value": secrets.token_urlsafe(750), "url": f"http://127.0.0.1:{nginx.port}/"}
+                for i in range(6)
+            ]
         )
         page = context.new_page()
         websocket, shown = open_figure(page, nginx.url + "/binary")
@@ -245,7 +250,7 @@ def test_nginx_without_the_upgrade_headers_leaves_a_blank_page_and_says_why(page
 @pytest.mark.slow
 def test_more_than_eight_kilobytes_of_cookies_need_a_larger_nginx_header_buffer(proxied):
     """nginx refuses a header line over 8 KB itself; the README's fix is large_client_header_buffers."""
-    cookies = "; ".join(f"site{i}={'c' * 1000}" for i in range(9))
+    cookies = "; ".join(f"site{i}={secrets.token_urlsafe(750)}" for i in range(9))
     _, nginx = proxied()
     status, body = get(nginx.url + "/binary", Cookie=cookies)
     assert status == 400 and "Request Header Or Cookie Too Large" in body
