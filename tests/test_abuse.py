@@ -616,7 +616,7 @@ def one_message(server: Server, msgtype: str, content: Any, seen: dict[str, Any]
     return attack
 
 
-@pytest.mark.parametrize("count", [200, 400])
+@pytest.mark.parametrize("count", [200, pytest.param(400, marks=pytest.mark.slow)])
 def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count):
     """400 small roots (43 KB) froze every reader for 13 s: Bokeh's add_root recomputes all models each time.
     200 (21 KB) are within the message limit and dropped; 400 are over it and close the connection."""
@@ -650,6 +650,7 @@ def test_a_huge_state_is_refused_unread_and_holds_no_one(loop, served):
     outcome.check("a 6 MB state")
 
 
+@pytest.mark.slow
 def test_thousands_of_events_in_one_message_hold_no_one(loop, served):
     """20,000 valid state changes in one 4.5 MB message stopped every reader for 5 to 6 s."""
     seen: dict[str, Any] = {}
@@ -672,6 +673,7 @@ def test_thousands_of_events_in_one_message_hold_no_one(loop, served):
     outcome.check("20,000 events in one message")
 
 
+@pytest.mark.slow
 def test_many_changes_of_a_state_in_one_message_leave_the_last(loop, served):
     """A page sends one state per click; a message with many of them is worth its last one per figure."""
     seen: dict[str, Any] = {}
@@ -814,40 +816,44 @@ def test_a_refused_state_gets_a_short_error_code_and_a_short_log_line(loop, serv
     outcome.check("refused states")
 
 
-@pytest.mark.parametrize(
-    ("frames", "code"),
-    [
-        pytest.param([b"\x00" * 20_000], "binary-frame", id="binary"),
-        pytest.param(["not json", "{}", "{}"], "unreadable-message", id="bad-header"),
-        pytest.param(
-            ['{"msgid": "1", "msgtype": "PATCH-DOC", "num_buffers": 100000}', "{}", '{"events": []}'],
-            "binary-buffers",
-            id="buffers",
-        ),
-        pytest.param(['{"msgid": "1", "msgtype": "PATCH-DOC"}', "{}", "[" * 20_000], "unreadable-message", id="deep"),
-        pytest.param(['{"msgtype": "PATCH-DOC"}', "{}", '{"events": []}'], "bad-header", id="no-id"),
-        pytest.param(['{"msgid": "1", "msgtype": "SHUTDOWN"}', "{}", "{}"], "unreadable-message", id="bad-type"),
-    ],
-)
-def test_garbage_frames_close_the_connection_with_a_short_log_line(loop, served, frames, code):
+# Frames no page sends, each on a connection of its own, and the reason the server closes it with.
+GARBAGE = {
+    "binary": ([b"\x00" * 20_000], "binary-frame"),
+    "not JSON": (["not json", "{}", "{}"], "unreadable-message"),
+    "buffers": (
+        ['{"msgid": "1", "msgtype": "PATCH-DOC", "num_buffers": 100000}', "{}", '{"events": []}'],
+        "binary-buffers",
+    ),
+    "deep": (['{"msgid": "1", "msgtype": "PATCH-DOC"}', "{}", "[" * 20_000], "unreadable-message"),
+    "no message id": (['{"msgtype": "PATCH-DOC"}', "{}", '{"events": []}'], "bad-header"),
+    "unknown type": (['{"msgid": "1", "msgtype": "SHUTDOWN"}', "{}", "{}"], "unreadable-message"),
+}
+
+
+def test_garbage_frames_close_the_connection_with_a_short_log_line(loop, served):
+    """Bokeh logged some of these whole (the 20,000-deep list, a message of junk events) with a traceback."""
     seen: dict[str, Any] = {}
 
     async def attack():
-        attacker = await Session(served.url).open()
+        attackers = {name: await Session(served.url).open() for name in GARBAGE}
         yield
-        await attacker.send_frames(*frames)
-        seen["closed"] = await attacker.wait_closed(10)
+        for name, (frames, _) in GARBAGE.items():
+            await attackers[name].send_frames(*frames)
+            closed = await attackers[name].wait_closed(10)
+            seen[name] = attackers[name].ws.close_reason if closed else "still open"
         yield
-        seen["reason"] = attacker.ws.close_reason
-        await attacker.close()
+        for attacker in attackers.values():
+            await attacker.close()
 
     outcome = under_attack(loop, served, attack)
-    assert seen["closed"] and seen["reason"] == code, seen
-    logged = served.log()[outcome.log_from :]
-    assert logged.count("\n") == 1 and code in logged and len(logged) < 400, logged[-3000:]
+    assert seen == {name: code for name, (_, code) in GARBAGE.items()}
+    logged = served.log()[outcome.log_from :].splitlines()
+    assert len(logged) == len(GARBAGE) and all(len(line) < 300 for line in logged), logged
+    assert "Traceback" not in "".join(logged)
     outcome.check("garbage frames")
 
 
+@pytest.mark.slow
 def test_a_flood_of_valid_clicks_holds_no_one(loop, served):
     async def attack():
         attacker = await Session(served.url).open()
@@ -867,6 +873,7 @@ def test_a_flood_of_valid_clicks_holds_no_one(loop, served):
     under_attack(loop, served, attack).check("1,000 clicks sent at once")
 
 
+@pytest.mark.slow
 def test_a_flood_of_document_requests_holds_no_one(loop, served):
     """Each PULL-DOC-REQ had the server write the whole document (the story page's is the largest)."""
 
@@ -921,6 +928,7 @@ def test_a_request_with_forty_thousand_headers_holds_no_one(loop, served):
     outcome.check("40,000 headers")
 
 
+@pytest.mark.slow
 def test_a_request_with_too_many_small_headers_is_refused(loop, served):
     seen: dict[str, Any] = {}
     head = request_with_headers([b"X-%d: 1\r\n" % i for i in range(1500)])  # 15 KB

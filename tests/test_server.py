@@ -373,14 +373,19 @@ def forked(tmp_path):
     [
         pytest.param(lambda server: os.killpg(server.process.pid, signal.SIGINT), 0, id="ctrl-c"),
         pytest.param(lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent"),
-        pytest.param(lambda server: server.process.send_signal(signal.SIGINT), 0, id="sigint-to-parent"),
+        pytest.param(
+            lambda server: server.process.send_signal(signal.SIGINT), 0, id="sigint-to-parent", marks=pytest.mark.slow
+        ),
         pytest.param(
             lambda server: server.process.kill(),
             -signal.SIGKILL,
             id="sigkill-to-parent",
-            marks=pytest.mark.skipif(
-                not sys.platform.startswith("linux"), reason="a child learns of its parent's death only on Linux"
-            ),
+            marks=[
+                pytest.mark.slow,
+                pytest.mark.skipif(
+                    not sys.platform.startswith("linux"), reason="a child learns of its parent's death only on Linux"
+                ),
+            ],
         ),
     ],
 )
@@ -395,6 +400,7 @@ def test_stopping_the_command_stops_every_server_process_and_frees_the_port(fork
     assert "Traceback" not in forked.log() and "KeyboardInterrupt" not in forked.log(), forked.log()
 
 
+@pytest.mark.slow
 def test_a_server_process_that_dies_is_replaced(forked):
     victim = forked.children[0]
     victim.kill()
