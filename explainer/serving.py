@@ -671,8 +671,9 @@ def find_header_end(
     return None, size, line_end
 
 
-# What stops the server processes of --num-procs, sent to their parent.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# What stops the server processes of --num-procs, sent to their parent (Windows has no SIGHUP,
+# nor --num-procs).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 # The most server processes --num-procs replaces after they die by themselves (as Tornado's).
 MAX_RESTARTS = 100
 
