@@ -8,10 +8,17 @@ checks what a class would notice:
 - the reader's round trips (click sent to the server's OK) stay under ``P95_LIMIT_MS`` at the
   95th percentile, and the reader's state in the server is still what the reader sent;
 - the attacker's message was not applied (its session's document is as it was);
-- the server's memory comes back once the attacker has left.
+- the server's memory comes back once the attacker has left (slow connections).
 
-Every attack is bounded in size and time and stays on the loopback interface. Those that take
-longer than a few seconds are marked slow (``./serve.sh test -m slow``).
+The reader clicks in a process of its own, so that only the server's delays count, not the
+attacker's work in this process. On a shared machine a reader can be slow with no attack at
+all: when it was slower than the limit, it is measured again without the attack, and if it is
+as slow then, the attack is tried again (``TRIES`` in all); the test fails when the attack was
+slow and the machine was not, or when the machine never was quiet enough to tell. With
+EXPLAINER_ABUSE_REPORT=FILE each measurement is added to FILE, to compare two servers.
+
+Every attack is bounded in size and time and stays on the loopback interface. The longer ones
+are marked slow (``./serve.sh test -m slow``).
 """
 
 from __future__ import annotations
@@ -223,7 +230,7 @@ class Session:
         if self.reader is not None:
             try:
                 await asyncio.wait_for(self.reader, 10)
-            except (asyncio.TimeoutError, Exception):
+            except Exception:
                 self.reader.cancel()
 
 
