@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -75,18 +74,23 @@ class Explainer:
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
             )
-        wait_until(
-            lambda: self.process.poll() is None and status_of(f"http://127.0.0.1:{self.port}/favicon.ico") == 200,
-            timeout=60,
-            message="the explainer",
-        )
+        try:
+            wait_until(
+                lambda: self.process.poll() is None and status_of(f"http://127.0.0.1:{self.port}/favicon.ico") == 200,
+                timeout=60,
+                message="the explainer",
+            )
+        except BaseException:
+            self.stop()
+            raise
 
     def log(self) -> str:
         return self.log_path.read_text()
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
 
 
 class Nginx:
@@ -115,15 +119,17 @@ class Nginx:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 20
-        while status_of(self.url + "/binary") != 200:
+        try:
+            wait_until(lambda: status_of(self.url + "/binary") == 200 or self.process.poll() is not None, timeout=30)
             assert self.process.poll() is None, self.log_path.read_text()
-            assert time.monotonic() < deadline, "nginx did not pass the page on"
-            time.sleep(0.1)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
 
 
 @pytest.fixture(scope="module")
