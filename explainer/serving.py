@@ -6,13 +6,23 @@ in place of Panel's and Bokeh's defaults (see README "Serving safely").
 
 from __future__ import annotations
 
+import collections
+import copy
 import ctypes
 import functools
 import ipaddress
+import logging
+import os
+import signal
 import socket
+import sys
+import time
 import weakref
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
 
 # How the server lets go of the session of a page that is gone (closed, crashed, or on a laptop
 # that was shut), so that its memory is freed; see README "Serving safely".
@@ -34,9 +44,34 @@ SESSION_OPTIONS = {
 # same number): Bokeh copies a page's query into its websocket's URL and token, and from about
 # 25 KB the websocket fails, leaving a blank page.
 MAX_QUERY_LENGTH = 4000
-# Tornado drops a request whose headers pass 64 KB without answering it; this lets any URL a
-# browser will send (Chromium's limit is 2 MB) reach the page handler, which then redirects it.
-MAX_REQUEST_HEADERS = 2 * 1024 * 1024 + 64 * 1024
+
+# What the server takes from a browser (README "Serving safely"). Anything longer, or slower,
+# is refused before the server spends time on it: one client must never stall the class.
+#
+# A request's first line may be as long as any URL a browser sends (Chromium's limit is 2 MB),
+# so that an oversized link reaches the page handler, which redirects it to a notice. Its header
+# fields after that line are what a browser sends, a dozen or two, mostly the site's cookies;
+# the most of them is refused with a 431, and more bytes of them close the connection unanswered
+# (Tornado's way with headers over its limit).
+MAX_REQUEST_LINE = 2 * 1024 * 1024
+MAX_HEADER_BYTES = 32 * 1024
+MAX_HEADER_COUNT = 100
+MAX_REQUEST_HEADERS = MAX_REQUEST_LINE + MAX_HEADER_BYTES
+# The time a client has to send a request's headers (and that an idle kept-alive connection is
+# kept): a client that sends them a byte at a time is dropped, and its memory with it.
+HEADER_TIMEOUT_S = 10.0
+# No page sends a request body.
+MAX_BODY_BYTES = 16 * 1024
+BODY_TIMEOUT_S = 10.0
+# A page's websocket messages: its document request, "document ready", and one figure state per
+# click. The largest is a state; the queries figure's with eight queries of twenty ranks for
+# each system, about 1.3 KB, is the largest a figure holds (tests/test_abuse.py measures each
+# figure's). A longer message closes the connection before it is read.
+MAX_MESSAGE_BYTES = 32 * 1024
+# What the server logs of one message, at most (Bokeh would log a refused message whole).
+MAX_LOG_CHARS = 500
+# A connection that keeps sending what no page sends is logged once, then at most this often.
+REFUSAL_LOG_EVERY_S = 60.0
 
 # Shown on every served page when its connection to the server drops.
 DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
@@ -54,8 +89,9 @@ def serve_pages(
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
 
     Only the pages are served (no admin page, no autoreload, no static directories, no
-    /components/ files), websockets are accepted only from this host and from ``allow_origins``,
-    and the session of a page that is gone is freed within ``SESSION_OPTIONS``' times.
+    /components/ files, no autoload.js), websockets are accepted only from this host and from
+    ``allow_origins``, a browser's requests and messages are held to what a page sends (the
+    limits above), and the session of a page that is gone is freed within ``SESSION_OPTIONS``' times.
     """
     import panel as pn
     from tornado.web import ErrorHandler
@@ -63,6 +99,8 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
+    use_explainer_http_server()
+    _shorten_long_log_messages()
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(ROUTES)
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
@@ -74,13 +112,29 @@ def serve_pages(
         show=show,
         title=TITLES,
         autoreload=False,
+        # No Panel Location model: the pages keep their state in the URL themselves (kit.js), and a
+        # session made by its websocket (under --num-procs) would otherwise have the page send it
+        # the address, a message the server would have to take for no use.
+        location=False,
         threaded=threaded,
         prefix=prefix,
         num_procs=num_procs,
         start=True,
         # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
         extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
-        http_server_kwargs={"max_header_size": MAX_REQUEST_HEADERS},
+        http_server_kwargs={
+            "max_header_size": MAX_REQUEST_HEADERS,
+            "idle_connection_timeout": HEADER_TIMEOUT_S,
+            "max_body_size": MAX_BODY_BYTES,
+            "body_timeout": BODY_TIMEOUT_S,
+        },
+        websocket_max_message_size=MAX_MESSAGE_BYTES,
+        # A session's token sits in its page's HTML, where the page's scripts can read it: Bokeh
+        # copies every request header and cookie into it unless told which (an empty list: none).
+        include_headers=[],
+        include_cookies=[],
+        # Tornado names itself and its version in a Server header on every response.
+        transforms=[_no_server_header()],
         **SESSION_OPTIONS,
     )
 
@@ -180,6 +234,252 @@ def _release_memory_soon(session_context) -> None:
     _release_timers[loop] = loop.call_later(RELEASE_AFTER_S, release)
 
 
+# The one event a page sends besides its figures' states, once, when its document is ready.
+DOCUMENT_READY = {
+    "kind": "MessageSent",
+    "msg_type": "bokeh_event",
+    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
+}
+# How deep a figure's state nests (the queries figure's: a map of lists of lists).
+MAX_STATE_DEPTH = 4
+
+
+class Refusal(Exception):
+    """A websocket message no page sends: the connection is closed, with ``code`` as the reason."""
+
+    def __init__(self, code: str, detail: str = ""):
+        super().__init__(code)
+        self.code, self.detail = code, detail
+
+
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Whether a value from the browser is plain data as Bokeh encodes it: numbers, strings, lists
+    and maps with string keys, no deeper than ``MAX_STATE_DEPTH``. Bokeh would make a model of any
+    class an ``{"type": "object", ...}`` names, or look up a ``{"id": ...}``; a state has neither."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if depth >= MAX_STATE_DEPTH:
+        return False
+    if isinstance(value, list):
+        return all(is_plain(item, depth + 1) for item in value)
+    return is_map(value) and all(
+        isinstance(key, str) and is_plain(item, depth + 1) for key, item in value.get("entries", [])
+    )
+
+
+def is_map(value: Any) -> bool:
+    """Whether a value is a map as Bokeh encodes one: ``{"type": "map", "entries": [[key, value], ...]}``."""
+    return (
+        isinstance(value, dict)
+        and value.get("type") == "map"
+        and set(value) <= {"type", "entries"}
+        and isinstance(value.get("entries", []), list)
+        and all(isinstance(entry, list) and len(entry) == 2 for entry in value.get("entries", []))
+    )
+
+
+def is_state(value: Any, fields: frozenset[str]) -> bool:
+    """Whether a value can be a figure's state: a plain map of (some of) its fields."""
+    return (
+        is_map(value)
+        and all(isinstance(key, str) and key in fields for key, _ in value.get("entries", []))
+        and is_plain(value)
+    )
+
+
+def describe(event: Any) -> str:
+    """A few words for an event a page never sends, for the log (never the event's content)."""
+    if not isinstance(event, dict):
+        return "not an event"
+    kind = event.get("kind")
+    kind = kind[:40] if isinstance(kind, str) else "no kind"
+    if kind == "ModelChanged" and isinstance(event.get("attr"), str):
+        return f"a change of {event['attr'][:40]!r}"
+    return kind
+
+
+def page_events(content: Any, states: dict[str, frozenset[str]], ready_seen: bool) -> tuple[list, list[str]]:
+    """The events of a PATCH-DOC's ``content`` that a page sends, rebuilt from their checked parts,
+    and a description of each of the others (dropped).
+
+    A page sends its figures' states, each a change of the ``state`` property of a figure's
+    data model (``states`` maps their ids to their fields), and "document ready" once
+    (``ready_seen``: already). Of several states for one figure only the last counts, as it
+    would once applied; anything else (new roots, other properties or models, other events)
+    is dropped. The returned events are built here, so nothing else of the message reaches Bokeh.
+    """
+    if not isinstance(content, dict) or not isinstance(content.get("events"), list):
+        return [], ["a message without a list of events"]
+    ready: list[dict] = []
+    last: dict[str, dict] = {}
+    dropped: list[str] = []
+    for event in content["events"]:
+        if isinstance(event, dict) and event.get("kind") == "ModelChanged" and event.get("attr") == "state":
+            model = event.get("model")
+            model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
+            if isinstance(model_id, str) and model_id in states and is_state(event.get("new"), states[model_id]):
+                last.pop(model_id, None)
+                last[model_id] = {
+                    "kind": "ModelChanged",
+                    "model": {"id": model_id},
+                    "attr": "state",
+                    "new": event["new"],
+                }
+                continue
+            dropped.append("a state that is not a figure's")
+        elif event == DOCUMENT_READY and not (ready_seen or ready):
+            ready.append(copy.deepcopy(DOCUMENT_READY))
+        else:
+            dropped.append(describe(event))
+    return ready + list(last.values()), dropped
+
+
+def figure_states(document) -> dict[str, frozenset[str]]:
+    """The figures' state models in a session's document: their ids and their states' fields."""
+    from panel.models.esm import ReactiveESM
+
+    found = {}
+    for model in document.models:
+        data = getattr(model, "data", None) if isinstance(model, ReactiveESM) else None
+        state = getattr(data, "state", None)
+        if isinstance(state, dict):
+            found[data.id] = frozenset(state)
+    return found
+
+
+def shorten(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+class PageMessages:
+    """A websocket handler (mixed into Bokeh's) that takes from a browser only what a page sends.
+
+    A page sends one PULL-DOC-REQ for its document, then PATCH-DOC messages: "document ready"
+    once, and a figure's new state per click. The browser's side of every figure writes only its
+    model's ``state`` (``kit.js``' ``bindState``), and nothing else in the page writes to the
+    server. So, before Bokeh sees a message:
+
+    - a binary frame, a message announcing binary buffers, a message that cannot be read, or
+      one sent before the session is open closes the connection, logged in one short line;
+    - a PATCH-DOC keeps only the events ``page_events`` accepts (the rest are dropped with one
+      log line per connection, then at most one per ``REFUSAL_LOG_EVERY_S``), and an error reply
+      says so; a second PULL-DOC-REQ, a PUSH-DOC (which would replace the whole document) and a
+      SERVER-INFO-REQ (versions) get an error reply;
+    - an error reply is a short code (``refused-event``, ``refused-state``, ``refused-message``),
+      never Bokeh's traceback of the server's files.
+
+    Tornado refuses a message over ``MAX_MESSAGE_BYTES`` before reading it (close code 1009).
+    """
+
+    _frames = 0
+    _pulled = False
+    _ready_seen = False
+    _closing = False
+    _states: dict[str, frozenset[str]] | None = None
+    _dropped = 0
+    _dropped_unlogged = 0
+    _next_drop_log = 0.0
+
+    async def on_message(self, fragment: str | bytes) -> None:
+        if self._closing:
+            return
+        try:
+            message = await self._receive_checked(fragment)
+            if message is None:
+                return
+            reply = await self._answer(message)
+            await self.send_message(reply)
+        except Refusal as refusal:
+            self._refuse_connection(refusal.code, refusal.detail)
+        except Exception as error:  # whatever a client sends must not reach the log whole
+            self._refuse_connection("unreadable-message", repr(error))
+
+    async def _receive_checked(self, fragment: str | bytes):
+        """The message ``fragment`` completes, or None; a Refusal for what no page sends."""
+        if self.receiver is None or self.connection is None:
+            raise Refusal("not-open")
+        if not isinstance(fragment, str):
+            raise Refusal("binary-frame")
+        self._frames += 1
+        message = await self.receiver.consume(fragment)
+        if self._frames % 3:  # a message is three text frames: header, metadata, content
+            return None
+        if message is None:
+            raise Refusal("binary-buffers")
+        msgid = message.header.get("msgid")
+        if not (isinstance(msgid, str) and 0 < len(msgid) <= 64):
+            raise Refusal("bad-header")
+        return message
+
+    async def _answer(self, message):
+        from bokeh.server.session import ServerSession
+
+        kind = message.msgtype
+        if kind == "PULL-DOC-REQ" and not self._pulled:
+            self._pulled = True
+            return await ServerSession.pull(message, self.connection)
+        if kind != "PATCH-DOC":
+            self._note_dropped(
+                [f"a {shorten(kind, 40)} message" if kind != "PULL-DOC-REQ" else "a second PULL-DOC-REQ"]
+            )
+            return self._error(message, "refused-message")
+        if self._states is None:
+            self._states = figure_states(self.connection.session.document)
+        events, dropped = page_events(message.content, self._states, self._ready_seen)
+        if dropped:
+            self._note_dropped(dropped)
+        if not events:
+            return self._error(message, "refused-event")
+        self._ready_seen = self._ready_seen or events[0]["kind"] == "MessageSent"
+        message.content = {"events": events}
+        try:
+            await ServerSession.patch(message, self.connection)
+        except Exception as error:  # Bokeh's or Panel's refusal of a value
+            self._note_dropped([f"a state refused with {shorten(repr(error), 80)}"])
+            return self._error(message, "refused-state")
+        return self._error(message, "refused-event") if dropped else self.connection.ok(message)
+
+    def _error(self, message, code: str):
+        """An ERROR reply with ``code`` and nothing else (Bokeh's would carry the server's traceback)."""
+        reply = self.connection.protocol.create("ERROR", message.header["msgid"], code)
+        reply.content["traceback"] = None
+        return reply
+
+    def _note_dropped(self, what: list[str]) -> None:
+        self._dropped += len(what)
+        self._dropped_unlogged += len(what)
+        now = time.monotonic()
+        if now < self._next_drop_log:
+            return
+        counted = collections.Counter(what)
+        listed = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.most_common(3))
+        more = f" and {len(counted) - 3} other kinds" if len(counted) > 3 else ""
+        log.warning(
+            "Dropped %d event(s) from %s on %s that no page sends (%s%s); %d on this connection so far, "
+            "logged at most every %.0f s",
+            self._dropped_unlogged,
+            self.request.remote_ip,
+            self.request.path,
+            listed,
+            more,
+            self._dropped,
+            REFUSAL_LOG_EVERY_S,
+        )
+        self._dropped_unlogged = 0
+        self._next_drop_log = now + REFUSAL_LOG_EVERY_S
+
+    def _refuse_connection(self, code: str, detail: str = "") -> None:
+        self._closing = True
+        log.warning(
+            "Closed the websocket of %s on %s: %s%s",
+            self.request.remote_ip,
+            self.request.path,
+            code,
+            f" ({shorten(detail)})" if detail else "",
+        )
+        self.close(1008, code)
+
+
 def use_explainer_handlers() -> None:
     """Put our page and websocket handlers in Bokeh's per-app URL patterns, in place of Panel's.
 
@@ -195,6 +495,10 @@ def use_explainer_handlers() -> None:
       origin is the host it asked for. Tornado 6.6 accepts these before asking the handler;
       older Tornado versions (the only ones on Python 3.10) leave it to this check. Any other
       origin must be in the allowed list (this host's own names and ``--allow-origin``).
+    - It takes from the page only what a page sends (``PageMessages``), before Bokeh applies it.
+
+    Bokeh's autoload.js route is left out: no page uses it, and it answers any site's script
+    request (``Access-Control-Allow-Origin: *``) with a session token.
     """
     from bokeh.server.urls import per_app_patterns
     from panel.io.server import DocHandler, WSHandler
@@ -215,17 +519,272 @@ def use_explainer_handlers() -> None:
                 return self.redirect(f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}", status=303)
             return await super().get(*args, **kwargs)
 
-    class ExplainerWSHandler(WSHandler):
+    class ExplainerWSHandler(PageMessages, WSHandler):
         def check_origin(self, origin: str) -> bool:
-            return is_same_origin(origin, self.request.host) or super().check_origin(origin)
+            from bokeh.server.util import check_allowlist
+
+            if is_same_origin(origin, self.request.host):
+                return True
+            origin_host = urlsplit(origin).netloc.lower() if "://" in origin else origin
+            if check_allowlist(origin_host, self.application.websocket_origins):
+                return True
+            # Bokeh's own message names an option this command does not have.
+            log.warning(
+                "Refusing websocket connection from Origin %r: its page is not at this server's address "
+                "(the request was sent to host %r); if that page is yours, allow it with --allow-origin %s",
+                shorten(origin, 100),
+                shorten(self.request.host, 100),
+                shorten(origin_host, 100) if origin_host and origin_host != "null" else "HOST[:PORT]",
+            )
+            return False
 
         def open(self, *args, **kwargs):
             self.set_nodelay(True)
             return super().open(*args, **kwargs)
 
     ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
-    per_app_patterns[:] = [(pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns]
+    per_app_patterns[:] = [
+        (pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns if pattern != r"/autoload.js"
+    ]
     use_explainer_static_files()
+
+
+# -- HTTP: requests held to what a browser sends, and the processes of --num-procs ----------------
+
+
+def use_explainer_http_server() -> None:
+    """Have Bokeh's server listen with ``ExplainerHTTPServer`` (Bokeh makes its HTTPServer by this name)."""
+    import bokeh.server.server
+
+    bokeh.server.server.HTTPServer = explainer_http_server()
+
+
+@functools.cache
+def explainer_http_server():
+    """Tornado's HTTPServer as the explainer serves:
+
+    - Each connection finds the end of a request's headers in the bytes that came since it last
+      looked (``RequestStream``). Tornado searches its whole buffer again each time bytes arrive:
+      with the long request lines the explainer lets in, 50 ms a time, so a client that sent such a
+      line a byte at a time held every reader.
+    - A request with more than ``MAX_HEADER_COUNT`` header fields gets a 431 before any handler
+      sees it (Panel and Bokeh match each header against a list: 40,000 of them took 35 s).
+    - ``--num-procs``: see ``fork_serving_processes``.
+    """
+    from tornado import httputil
+    from tornado.httpserver import HTTPServer
+    from tornado.iostream import IOStream, UnsatisfiableReadError
+
+    class RequestStream(IOStream):
+        """A connection that looks for the end of a request's headers only in the bytes that came
+        since it last looked, at memchr's speed (Tornado's regular expression reads 40 MB/s),
+        and closes as soon as the header fields after the request line pass ``MAX_HEADER_BYTES``,
+        as Tornado closes a connection whose headers pass its own limit."""
+
+        _scanned = 0  # no header end starts before this
+        _line_end = -1  # where the request line ends, once known
+
+        def read_until_regex(self, regex, max_bytes=None):
+            self._scanned, self._line_end = 0, -1
+            return super().read_until_regex(regex, max_bytes)
+
+        def _find_read_pos(self):
+            regex = self._read_regex
+            if regex is None or regex.pattern != HEADER_END or not self._read_buffer_size:
+                return super()._find_read_pos()
+            size = self._read_buffer_size
+            end, self._scanned, self._line_end = find_header_end(self._read_buffer, size, self._scanned, self._line_end)
+            fields = (end or size) - self._line_end if self._line_end >= 0 else 0
+            if fields > MAX_HEADER_BYTES:
+                raise UnsatisfiableReadError(f"header fields longer than {MAX_HEADER_BYTES} bytes")
+            self._check_max_bytes(regex, end or size)
+            return end
+
+    class HeaderCount(httputil.HTTPMessageDelegate):
+        """Answers a request with too many header fields with a 431, in place of the application."""
+
+        def __init__(self, delegate, connection):
+            self.delegate, self.connection, self.refused = delegate, connection, False
+
+        def headers_received(self, start_line, headers):
+            if sum(1 for _ in headers.get_all()) <= MAX_HEADER_COUNT:
+                return self.delegate.headers_received(start_line, headers)
+            self.refused = True
+            reason = "Request Header Fields Too Large"
+            body = f"{reason}: at most {MAX_HEADER_COUNT} header fields\n".encode()
+            self.connection.write_headers(
+                httputil.ResponseStartLine("HTTP/1.1", 431, reason),
+                httputil.HTTPHeaders({"Content-Type": "text/plain", "Content-Length": str(len(body))}),
+                body,
+            )
+            self.connection.finish()
+            return None
+
+        def data_received(self, chunk):
+            return None if self.refused else self.delegate.data_received(chunk)
+
+        def finish(self):
+            if not self.refused:
+                self.delegate.finish()
+
+        def on_connection_close(self):
+            if not self.refused:
+                self.delegate.on_connection_close()
+
+    class ExplainerHTTPServer(HTTPServer):
+        def handle_stream(self, stream, address):
+            if type(stream) is IOStream:  # a plain TCP connection, not yet read from
+                stream.__class__ = RequestStream
+            return super().handle_stream(stream, address)
+
+        def start_request(self, server_conn, request_conn):
+            return HeaderCount(super().start_request(server_conn, request_conn), request_conn)
+
+        def start(self, num_processes: int | None = 1, max_restarts: int | None = None) -> None:
+            if num_processes != 1:
+                fork_serving_processes(num_processes or os.cpu_count() or 1)
+            super().start(1)
+
+    return ExplainerHTTPServer
+
+
+# What Tornado reads a request's headers up to (tornado.http1connection).
+HEADER_END = b"\r?\n\r?\n"
+
+
+def find_header_end(
+    buffer: bytes | bytearray, size: int, start: int = 0, line_end: int = -1
+) -> tuple[int | None, int, int]:
+    """Where a request's headers end in ``buffer[:size]``, as Tornado's ``HEADER_END`` search finds
+    it (just after the first blank line), found at memchr's speed and resumably: ``start`` (no
+    header end begins before it) and ``line_end`` (the end of the request line, after at most one
+    blank line, or -1 while unknown) come from the previous call on the same growing buffer.
+    Returns the end or None, and the ``start`` and ``line_end`` for the next call.
+    """
+    while (newline := buffer.find(b"\n", start, size)) >= 0:
+        if size - newline < 3 and buffer[newline + 1 : size] in (b"", b"\r"):
+            return None, newline, line_end  # undecided until more bytes come
+        if line_end < 0 and (newline > 1 or buffer[:newline].strip(b"\r")):
+            line_end = newline
+        if buffer[newline + 1] == 10:
+            return newline + 2, newline + 2, line_end
+        if buffer[newline + 1 : newline + 3] == b"\r\n":
+            return newline + 3, newline + 3, line_end
+        start = newline + 1
+    return None, size, line_end
+
+
+# What stops the server processes of --num-procs, sent to their parent (Windows has no SIGHUP,
+# nor --num-procs).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+# The most server processes --num-procs replaces after they die by themselves (as Tornado's).
+MAX_RESTARTS = 100
+
+
+def fork_serving_processes(count: int) -> None:
+    """Fork ``count`` server processes and return in each of them; the parent stays here until they
+    have all stopped, then exits.
+
+    Tornado's own fork_processes only waits in its parent: a signal to the parent alone (a
+    service manager's SIGTERM, a kill) left its children serving the port, and Ctrl+C printed
+    its KeyboardInterrupt traceback. This parent passes SIGINT, SIGTERM and SIGHUP on to every
+    child as SIGTERM and exits quietly once they are gone; on Linux a child also stops when its
+    parent dies any other way (PR_SET_PDEATHSIG), SIGKILL included. A child that dies by itself
+    is replaced, as Tornado does.
+    """
+    parent = os.getpid()
+    children: dict[int, int] = {}
+    stopping = False
+
+    def fork(number: int) -> bool:
+        """Start server process ``number``; True in the new process."""
+        pid = os.fork()
+        if pid:
+            children[pid] = number
+            return False
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
+        _stop_with_parent(parent)
+        return True
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    for number in range(count):
+        if fork(number):
+            return
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
+    restarts = 0
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        number = children.pop(pid, None)
+        if number is None or stopping or os.waitstatus_to_exitcode(status) == 0:
+            continue
+        restarts += 1
+        if restarts > MAX_RESTARTS:
+            log.error("Server processes keep dying; stopping")
+            stop(None, None)
+            continue
+        log.warning(
+            "Server process %d (pid %d) ended with %d; starting another", number, pid, os.waitstatus_to_exitcode(status)
+        )
+        if fork(number):
+            return
+    sys.exit(0)
+
+
+def _stop_with_parent(parent: int) -> None:
+    """Have the kernel send this process SIGTERM when its parent dies (Linux); elsewhere nothing."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (AttributeError, OSError, TypeError):
+        return
+    if os.getppid() != parent:  # it died before that took hold
+        os._exit(0)
+
+
+def _no_server_header():
+    from tornado.web import OutputTransform
+
+    class NoServerHeader(OutputTransform):
+        """Leaves out the Server header, in which Tornado names itself and its version."""
+
+        def transform_first_chunk(self, status_code, headers, chunk, finishing):
+            headers.pop("Server", None)
+            return status_code, headers, chunk
+
+    return NoServerHeader
+
+
+def _shorten_long_log_messages() -> None:
+    """Cut every log message to ``MAX_LOG_CHARS``: Bokeh logs a message it cannot handle whole
+    (5 MB of log for a 5 MB message), and Tornado a request's URL."""
+    make_record = logging.getLogRecordFactory()
+    if getattr(make_record, "shortens", False):
+        return
+
+    def shortened(*args, **kwargs):
+        record = make_record(*args, **kwargs)
+        try:
+            text = record.getMessage()
+        except Exception:  # a bad format is the logging module's to report
+            return record
+        if len(text) > MAX_LOG_CHARS:
+            record.msg, record.args = f"{text[:MAX_LOG_CHARS]}… ({len(text):,} characters in all)", None
+        return record
+
+    shortened.shortens = True
+    logging.setLogRecordFactory(shortened)
 
 
 # Scripts and stylesheets a page loads; a first visit fetches 2.9 MB of them, 0.75 MB gzipped.

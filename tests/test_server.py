@@ -6,13 +6,22 @@ import asyncio
 import gc
 import gzip
 import http.client
+import json
+import os
+import re
+import secrets
+import signal
 import socket
+import subprocess
+import sys
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import pytest
 from bokeh.server.views.ws import WSHandler
+from bokeh.util.token import get_token_payload
 from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
@@ -21,7 +30,7 @@ from explainer import serving
 from explainer.cli import build_parser
 from explainer.serving import is_same_origin, network_address, serve_pages
 
-from support.server import Server, answers, free_port, wait_until
+from support.server import ROOT, Server, answers, free_port, wait_until
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -225,3 +234,181 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
     sent = page.evaluate("window.__sent")
     told = [frame for frame in sent if any(word in frame for word in ("timezone", "webdriver", "language", "webgl"))]
     assert not told, told
+
+
+# -- requests ----------------------------------------------------------------------------------
+
+
+def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
+    """serving.find_header_end is Tornado's search for the blank line after the headers, made resumable."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pattern = re.compile(serving.HEADER_END)
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(st.text(alphabet="a\r\n", max_size=4).map(str.encode), max_size=8))
+    def check(chunks):
+        buffer, start, line_end = bytearray(), 0, -1
+        for chunk in chunks:
+            buffer += chunk
+            end, start, line_end = serving.find_header_end(buffer, len(buffer), start, line_end)
+            match = pattern.search(buffer)
+            assert end == (match.end() if match else None)
+            if end is not None:
+                break
+
+    check()
+
+
+# -- what a page carries and what the server answers ------------------------------------------
+
+SECRETS = {
+    "Cookie": "session=cookie-secret-1; theme=cookie-secret-2",
+    "Authorization": "Bearer header-secret-3",
+    "X-Api-Key": "header-secret-4",
+}
+
+
+def test_a_page_carries_no_request_header_or_cookie(server):
+    """Bokeh copied every header and cookie (Authorization, HttpOnly cookies) into the token in the page's HTML."""
+    status, _, body = fetch(server.port, "/binary?k=3", **SECRETS)
+    html = body.decode()
+    assert status == 200
+    leaked = [value for value in re.findall(r"(?:cookie|header)-secret-\d", str(SECRETS)) if value in html]
+    assert leaked == []
+    payload = get_token_payload(re.search(r'"token":\s*"([^"]+)"', html).group(1))
+    assert payload["headers"] == {} and payload["cookies"] == {}
+    assert set(payload["arguments"]) == {"k"}  # the page's own query stays
+
+
+@pytest.mark.browser
+def test_a_pages_scripts_cannot_read_an_httponly_cookie_from_it(browser, server):
+    """What the page's scripts can read of the token (Bokeh compresses it) holds no cookie."""
+    secret = secrets.token_urlsafe(24)
+    context = browser.new_context()
+    try:
+        context.add_cookies([{"name": "sid", "value": secret, "url": server.url, "httpOnly": True}])
+        page = context.new_page()
+        page.goto(server.url + "/binary")
+        expect(page.locator(".metric-formula").first).to_be_visible()
+        token = page.evaluate('() => document.documentElement.outerHTML.match(/"token":\\s*"([^"]+)"/)[1]')
+        payload = get_token_payload(token)
+        assert payload["cookies"] == {} and secret not in json.dumps(payload)
+        assert page.evaluate("document.cookie") == ""  # and the page itself cannot read it
+    finally:
+        context.close()
+
+
+def test_autoload_js_is_not_served_and_no_response_names_the_server(server):
+    """autoload.js answered any site's script request (Access-Control-Allow-Origin: *) with a session token."""
+    status, headers, body = fetch(
+        server.port, "/binary/autoload.js?bokeh-autoload-element=x", Origin="http://evil.example"
+    )
+    assert status == 404 and "access-control-allow-origin" not in headers and b"token" not in body
+    for path in ("/binary", "/static/js/bokeh.min.js", "/nothing-here", "/binary/metadata"):
+        status, headers, _ = fetch(server.port, path)
+        assert "server" not in headers, (path, headers.get("server"))
+
+
+# -- --num-procs: one command, several processes, all stopped together ---------------------------
+
+
+class ForkedServer:
+    """``relevance-explainer serve --num-procs 2`` in its own process group, as from a terminal."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = tmp_path / "server.log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser"]
+                + ["--num-procs", "2"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                start_new_session=True,
+            )
+        wait_until(lambda: self.process.poll() is not None or answers(self.url + "/favicon.ico"), timeout=60)
+        assert self.process.poll() is None, self.log()
+        self.parent = psutil.Process(self.process.pid)
+        wait_until(lambda: len(self.parent.children()) == 2, timeout=30, message="two server processes")
+        self.children = self.parent.children()
+
+    def all_gone(self) -> bool:
+        return not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in [self.parent, *self.children])
+
+    def port_free(self) -> bool:
+        """Whether nothing listens on the port and a new server could bind it (as Tornado does, reusing its address)."""
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("127.0.0.1", self.port))
+                sock.listen()
+                return True
+            except OSError:
+                return False
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def kill(self) -> None:
+        for process in [self.parent, *self.children]:
+            try:
+                process.kill()
+            except psutil.NoSuchProcess:
+                pass
+        self.process.wait(10)
+
+
+@pytest.fixture
+def forked(tmp_path):
+    running = ForkedServer(tmp_path)
+    yield running
+    running.kill()
+
+
+@pytest.mark.parametrize(
+    ("stop", "exit_code"),
+    [
+        pytest.param(lambda server: os.killpg(server.process.pid, signal.SIGINT), 0, id="ctrl-c"),
+        pytest.param(lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent"),
+        pytest.param(
+            lambda server: server.process.send_signal(signal.SIGINT), 0, id="sigint-to-parent", marks=pytest.mark.slow
+        ),
+        pytest.param(
+            lambda server: server.process.kill(),
+            -signal.SIGKILL,
+            id="sigkill-to-parent",
+            marks=[
+                pytest.mark.slow,
+                pytest.mark.skipif(
+                    not sys.platform.startswith("linux"), reason="a child learns of its parent's death only on Linux"
+                ),
+            ],
+        ),
+    ],
+)
+def test_stopping_the_command_stops_every_server_process_and_frees_the_port(forked, stop, exit_code):
+    """Tornado's parent only waited for its children: a signal to it alone left them serving the port,
+    and Ctrl+C printed a KeyboardInterrupt traceback."""
+    assert answers(forked.url + "/binary")
+    stop(forked)
+    wait_until(forked.all_gone, timeout=15, message="every server process to stop")
+    wait_until(forked.port_free, timeout=5, message="the port to be free")
+    assert forked.process.wait(5) == exit_code
+    assert "Traceback" not in forked.log() and "KeyboardInterrupt" not in forked.log(), forked.log()
+
+
+@pytest.mark.slow
+def test_a_server_process_that_dies_is_replaced(forked):
+    victim = forked.children[0]
+    victim.kill()
+    wait_until(
+        lambda: len(forked.parent.children()) == 2 and victim not in forked.parent.children(),
+        timeout=30,
+        message="a new server process",
+    )
+    forked.children = forked.parent.children()
+    wait_until(lambda: answers(forked.url + "/binary"), timeout=30, message="the port to answer again")

@@ -1,0 +1,267 @@
+"""The README's nginx configuration, run by a real nginx in front of a served explainer.
+
+nginx listens on a free port of 127.0.0.1 that is not 80 (the case a dropped port breaks),
+with the explainer under a prefix, and runs as a child of the test with its own prefix
+directory. Each misconfiguration the README's troubleshooting names is tried too, to check
+that its symptom is the one described. Without nginx (Debian's ``nginx`` package; .ci/run
+installs it) these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from support.server import ROOT, free_port, wait_until
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+PREFIX = "/explainer"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        NGINX is None, reason="nginx not found: install it (Debian: apt-get install nginx) to run these"
+    ),
+]
+
+
+def readme_nginx_block() -> str:
+    """The nginx configuration the README gives (its ```nginx block), as a reader would copy it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```nginx\n(.*?)```", readme, flags=re.S)
+    assert len(blocks) == 1, "the README should give exactly one nginx block"
+    return blocks[0]
+
+
+def get(url: str, **headers: str) -> tuple[int, str]:
+    """The HTTP status and body of a GET of ``url``; (0, "") when nothing answers."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+            return response.status, response.read().decode(errors="replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+    except OSError:
+        return 0, ""
+
+
+def status_of(url: str, **headers: str) -> int:
+    return get(url, **headers)[0]
+
+
+class Explainer:
+    """``relevance-explainer serve --prefix /explainer`` in a subprocess."""
+
+    def __init__(self, tmp_path: Path, *args: str):
+        self.port = free_port()
+        self.log_path = tmp_path / f"explainer-{self.port}.log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "explainer.cli", "serve", "--port", str(self.port), "--no-browser"]
+                + ["--prefix", PREFIX, *args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+            )
+        try:
+            wait_until(
+                lambda: self.process.poll() is None and status_of(f"http://127.0.0.1:{self.port}/favicon.ico") == 200,
+                timeout=60,
+                message="the explainer",
+            )
+        except BaseException:
+            self.stop()
+            raise
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+class Nginx:
+    """nginx with the README's block, in the foreground, with its files under ``tmp_path``."""
+
+    def __init__(self, tmp_path: Path, upstream_port: int, block: str, port: int | None = None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}{PREFIX}"
+        home = tmp_path / f"nginx-{self.port}"
+        (home / "logs").mkdir(parents=True)
+        block = block.replace("listen 8080;", f"listen 127.0.0.1:{self.port};").replace(
+            "127.0.0.1:5006", f"127.0.0.1:{upstream_port}"
+        )
+        temp = "\n".join(
+            f"    {kind}_temp_path {home / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        (home / "nginx.conf").write_text(
+            ("user root;\n" if os.geteuid() == 0 else "")
+            + f"worker_processes 1;\npid {home / 'nginx.pid'};\nevents {{ worker_connections 256; }}\n"
+            + f"http {{\n    access_log {home / 'logs/access.log'};\n{temp}\n{block}\n}}\n"
+        )
+        self.log_path = home / "logs/error.log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [NGINX, "-p", str(home), "-c", str(home / "nginx.conf"), "-g", "daemon off; error_log stderr;"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            wait_until(lambda: status_of(self.url + "/binary") == 200 or self.process.poll() is not None, timeout=30)
+            assert self.process.poll() is None, self.log_path.read_text()
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def workdir():
+    """This module's files, in a directory of their own rather than pytest's tmp_path: a pytest run
+    started meanwhile on the same machine may remove older runs' directories, and nginx writes
+    its buffered responses there."""
+    home = tempfile.TemporaryDirectory(prefix="explainer-proxy-")
+    yield Path(home.name)
+    home.cleanup()
+
+
+@pytest.fixture(scope="module")
+def explainer(workdir):
+    """The explainer served with ``--prefix /explainer`` for this module's proxies."""
+    running = Explainer(workdir)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def proxied(workdir, explainer):
+    """Start nginx with ``block`` (the README's by default, on ``port`` or a free one) in front of the
+    module's explainer, or of one of its own when given ``args``; stopped at the end."""
+    running = []
+
+    def start(block: str | None = None, args: tuple[str, ...] = (), port: int | None = None) -> tuple[Explainer, Nginx]:
+        upstream = explainer
+        if args:
+            upstream = Explainer(workdir, *args)
+            running.append(upstream)
+        log_from = len(upstream.log())
+        nginx = Nginx(workdir, upstream.port, block or readme_nginx_block(), port)
+        running.append(nginx)
+        nginx.explainer_log = lambda: upstream.log()[log_from:]
+        return upstream, nginx
+
+    yield start
+    for process in reversed(running):
+        process.stop()
+
+
+def open_figure(page, url: str):
+    """Open a figure page; its websocket, and whether the figure showed (before the websocket closed)."""
+    with page.expect_websocket(lambda ws: urlsplit(ws.url).path.endswith("/ws"), timeout=30_000) as opened:
+        page.goto(url)
+    websocket, formula = opened.value, page.locator(".metric-formula")
+    wait_until(
+        lambda: formula.count() > 0 or websocket.is_closed(), timeout=30, message="the figure or a closed websocket"
+    )
+    return websocket, formula.count() > 0
+
+
+def clicks_reach_the_server(page, websocket) -> bool:
+    with websocket.expect_event("framereceived", timeout=10_000):  # the server's answer to the click
+        page.locator('.rl-row[data-rank="1"] button').click()
+    expect(page.locator(".metric-formula").first).to_have_text("P@5 = 4 / 5 = 0.80")
+    return not websocket.is_closed()
+
+
+def test_the_readme_nginx_block_serves_the_figures_on_another_port_under_a_prefix(page, proxied):
+    _, nginx = proxied()
+    assert nginx.port not in (80, 443)
+    websocket, shown = open_figure(page, nginx.url + "/binary?k=5")
+    assert shown, "the figure did not show behind nginx"
+    assert clicks_reach_the_server(page, websocket)
+    assert "Refusing websocket" not in nginx.explainer_log()
+
+
+def test_behind_the_readme_nginx_block_six_kilobytes_of_site_cookies_do_no_harm(browser, proxied):
+    """The session token carried every cookie: 6 KB of them pushed the websocket's handshake past
+    nginx's 8 KB header line, and the page stayed blank."""
+    _, nginx = proxied()
+    context = browser.new_context()
+    try:
+        # Site cookies are random (session ids, signed values): they do not compress.
+        context.add_cookies(
+            [
+                {"name": f"site{i}", "value": secrets.token_urlsafe(750), "url": f"http://127.0.0.1:{nginx.port}/"}
+                for i in range(6)
+            ]
+        )
+        page = context.new_page()
+        websocket, shown = open_figure(page, nginx.url + "/binary")
+        assert shown and clicks_reach_the_server(page, websocket)
+    finally:
+        context.close()
+
+
+@pytest.mark.slow
+def test_nginx_passing_host_without_its_port_leaves_a_blank_page_and_says_why(page, proxied):
+    """`proxy_set_header Host $host;` drops the port: the page's origin names one, the request does not."""
+    _, nginx = proxied(readme_nginx_block().replace("$http_host", "$host"))
+    websocket, shown = open_figure(page, nginx.url + "/binary")
+    assert not shown and websocket.is_closed()
+    logged = nginx.explainer_log()
+    assert f"Refusing websocket connection from Origin 'http://127.0.0.1:{nginx.port}'" in logged
+    assert f"--allow-origin 127.0.0.1:{nginx.port}" in logged
+
+
+@pytest.mark.slow
+def test_allow_origin_names_the_public_port_when_the_address_has_one(page, proxied):
+    """Behind a proxy that sends its own Host, --allow-origin HOST means HOST:80; the port must be given."""
+    block = readme_nginx_block().replace("$http_host", "$host")
+    _, nginx = proxied(block, ("--allow-origin", "127.0.0.1"))
+    assert not open_figure(page, nginx.url + "/binary")[1]
+    port = free_port()
+    _, nginx = proxied(block, ("--allow-origin", f"127.0.0.1:{port}"), port)
+    websocket, shown = open_figure(page, nginx.url + "/binary")
+    assert shown and clicks_reach_the_server(page, websocket)
+
+
+@pytest.mark.slow
+def test_nginx_without_the_upgrade_headers_leaves_a_blank_page_and_says_why(page, proxied):
+    block = "\n".join(
+        line for line in readme_nginx_block().splitlines() if "Upgrade" not in line and "Connection" not in line
+    )
+    _, nginx = proxied(block)
+    websocket, shown = open_figure(page, nginx.url + "/binary")
+    assert not shown and websocket.is_closed()
+    assert "400 GET /explainer/binary/ws" in nginx.explainer_log()
+
+
+@pytest.mark.slow
+def test_more_than_eight_kilobytes_of_cookies_need_a_larger_nginx_header_buffer(proxied):
+    """nginx refuses a header line over 8 KB itself; the README's fix is large_client_header_buffers."""
+    cookies = "; ".join(f"site{i}={secrets.token_urlsafe(750)}" for i in range(9))
+    _, nginx = proxied()
+    status, body = get(nginx.url + "/binary", Cookie=cookies)
+    assert status == 400 and "Request Header Or Cookie Too Large" in body
+    block = readme_nginx_block().replace(
+        "    listen 8080;\n", "    listen 8080;\n    large_client_header_buffers 4 16k;\n"
+    )
+    _, nginx = proxied(block)
+    assert status_of(nginx.url + "/binary", Cookie=cookies) == 200
