@@ -14,7 +14,7 @@ from explainer.figures import BY_NAME, FIGURES
 from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
-from support.page import MARKDOWN_TEXT, watch_page
+from support.page import MARKDOWN_TEXT, PROBES, click_changes, watch_page
 from support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -35,24 +35,6 @@ P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
 
 
-# For each figure: something to click, and the text that click must change.
-PROBES = {
-    "binary": ('.fig-binary .rl-row[data-rank="2"] button', ".fig-binary .metric-formula"),
-    "ndcg": ('.fig-ndcg .rl-row[data-rank="2"] button', ".fig-ndcg .metric-formula"),
-    "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
-    "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
-    "conventions": ('.fig-conventions .rl-row[data-rank="2"] button', ".fig-conventions .conv-table tbody"),
-    "recall-kinds": (
-        '.fig-recall-kinds .rk-row[data-rank="1"] button',
-        ".fig-recall-kinds [data-metric] .metric-formula",
-    ),
-    "which-measure": (
-        ".fig-which .which-list[data-list=b] .which-cell[data-rank='1']",
-        ".fig-which .which-compare tbody",
-    ),
-}
-
-
 def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
     """The page imports a bundle as it is, cached by its name: two figures sharing one would draw one twice."""
     from bokeh.document import Document
@@ -64,16 +46,6 @@ def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
 
 def test_every_figure_page_has_a_probe():
     assert set(PROBES) == set(BY_NAME)
-
-
-def click_changes(page, name: str, timeout: float = 5_000) -> None:
-    """Click the figure's probe and expect its watched text to change."""
-    target, watched = PROBES[name]
-    text = page.locator(watched).first
-    expect(text).to_be_visible(timeout=timeout)
-    before = text.inner_text()
-    page.locator(target).first.click()
-    expect(text).not_to_have_text(before)
 
 
 @pytest.mark.parametrize("path", ["/", *(f"/{page.name}" for page in FIGURES)])

@@ -1,0 +1,174 @@
+// <relevance-figure>: the figures as one tag for any HTML page, with no Bokeh, no Panel and no
+// network. explainer.js is this function called with the bundle that explainer/runtime.py builds
+// from the figures' own modules, stylesheets and view data:
+//   { imports: { "explainer/metrics": source, "explainer/kit": source },
+//     stylesheets: [css, ...],
+//     figures: { name: { title, caption, module: source, stylesheets: [index, ...], model: {...} } } }
+// Each figure runs the very module the Panel view runs (render, queryFields, toQuery), handed a
+// model that behaves as Panel's does for what the modules use: its properties, on(name, callback),
+// and writes to `state`.
+(function defineRelevanceFigure(bundle) {
+  "use strict";
+  if (window.customElements.get("relevance-figure")) return; // the script was included twice
+
+  // -- modules: each source becomes a blob: module, its imports of "explainer/..." pointing at the
+  // modules already made (metrics, then kit, then the figure), so no bundler and no request --
+
+  const made = new Map(); // module name -> its blob: URL
+  const loading = new Map(); // module name -> the promise of its namespace
+
+  function moduleUrl(name) {
+    if (!made.has(name)) {
+      const source = bundle.imports[name] ?? bundle.figures[name].module;
+      const linked = source.replace(/(\bfrom\s*)"(explainer\/[\w-]+)"/g, (_, from, bare) => `${from}"${moduleUrl(bare)}"`);
+      made.set(name, URL.createObjectURL(new Blob([linked], { type: "text/javascript" })));
+    }
+    return made.get(name);
+  }
+
+  /** The namespace of a module: a figure's (by its name), "explainer/kit" or "explainer/metrics". */
+  function load(name) {
+    if (!Object.hasOwn(bundle.imports, name) && !Object.hasOwn(bundle.figures, name)) {
+      return Promise.reject(new Error(`explainer.js has no module named ${name}`));
+    }
+    if (!loading.has(name)) loading.set(name, import(moduleUrl(name)));
+    return loading.get(name);
+  }
+
+  // -- stylesheets: parsed once, shared by every figure's shadow root --
+
+  let sheets = null;
+  function stylesheetsOf(figure) {
+    if (!sheets) {
+      sheets = bundle.stylesheets.map((css) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        return sheet;
+      });
+    }
+    return figure.stylesheets.map((i) => sheets[i]);
+  }
+
+  // -- the model a figure module expects --
+
+  /**
+   * A model as Panel gives a figure module: the view's properties (from Python, at build time),
+   * on(name or names, callback) for changes, and writes that notify (as Bokeh's do). Reading a
+   * property the view does not have throws, naming it: a module that works in Panel only by luck
+   * of an undefined must fail here, loudly, not draw half a figure.
+   */
+  function createModel(name, values, onWrite) {
+    const listeners = new Map();
+    const emit = (key) => (listeners.get(key) ?? []).forEach((callback) => callback());
+    const target = {
+      on(keys, callback) {
+        for (const key of [keys].flat()) listeners.set(key, [...(listeners.get(key) ?? []), callback]);
+      },
+    };
+    for (const key of Object.keys(values)) {
+      Object.defineProperty(target, key, {
+        enumerable: true,
+        get: () => values[key],
+        set: (value) => {
+          values[key] = value;
+          emit(key);
+          onWrite(key, value);
+        },
+      });
+    }
+    return new Proxy(target, {
+      get(object, key) {
+        if (typeof key === "symbol" || key in object) return object[key];
+        throw new Error(`<relevance-figure name="${name}">: the figure read model.${key}, which its view does not have`);
+      },
+      set(object, key, value) {
+        if (!(key in values)) throw new Error(`<relevance-figure name="${name}">: the figure wrote model.${String(key)}, which its view does not have`);
+        object[key] = value;
+        return true;
+      },
+    });
+  }
+
+  /**
+   * <relevance-figure name="binary" state="relevant=2,3,5&k=4" theme="dark" caption="...">: one
+   * figure in its own shadow root, as tall as its content. `state` takes the keys of the figure
+   * page's URL, with the same notices for values it ignores; `theme` is light, dark or auto (the
+   * page's or the system's); `caption` replaces the figure's own caption ("" for none).
+   * `standalone` makes it the whole page (state in the page URL, presenter view) and `on-page` has
+   * it follow the page URL's theme key: the exported pages use them. A reader's change dispatches
+   * a "statechange" event with { state, query }.
+   */
+  class RelevanceFigure extends HTMLElement {
+    // A predict attribute will join these when the figures have a predict mode (a view property).
+    static observedAttributes = ["name", "state", "theme", "caption"];
+
+    static load = load;
+    static figures = Object.freeze(Object.keys(bundle.figures));
+
+    #shell = null;
+    #kit = null;
+    #query = null; // the figure's state as a query: (state) => text
+    #mounting = 0; // which mount is current, so that a stale one stops
+
+    connectedCallback() {
+      if (!this.shadowRoot) this.attachShadow({ mode: "open" });
+      if (!this.#shell && !this.#mounting) this.#mount();
+    }
+
+    attributeChangedCallback(attribute, before, after) {
+      if (!this.shadowRoot || before === after) return;
+      if (attribute === "state" && this.#shell) this.#ask(this.getAttribute("state") ?? "");
+      // A new theme keeps the state the reader has reached.
+      else if (attribute === "theme" && this.#shell) this.#ask(this.#query(this.#shell.state()));
+      else if (attribute === "name" || attribute === "caption") this.#mount();
+    }
+
+    async #mount() {
+      const mounting = ++this.#mounting;
+      this.#shell = null;
+      const root = this.shadowRoot;
+      const name = this.getAttribute("name") ?? "";
+      const figure = Object.hasOwn(bundle.figures, name) ? bundle.figures[name] : null;
+      if (!figure) {
+        this.#problem(`No figure is named “${name}”. explainer.js has ${RelevanceFigure.figures.join(", ")}.`);
+        return;
+      }
+      const [module, kit] = await Promise.all([load(name), load("explainer/kit")]);
+      if (mounting !== this.#mounting) return;
+      const el = document.createElement("div");
+      root.adoptedStyleSheets = stylesheetsOf(figure);
+      root.replaceChildren(el);
+      const values = structuredClone(figure.model);
+      values.caption = this.getAttribute("caption") ?? figure.caption;
+      values.standalone = this.hasAttribute("standalone");
+      values.on_page = this.hasAttribute("on-page");
+      const model = createModel(name, values, (key, value) => {
+        if (key !== "state") return;
+        this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, query: this.#query(value) } }));
+      });
+      this.#kit = kit;
+      this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
+      el.addEventListener("figure-mounted", (event) => (this.#shell = event.detail), { once: true });
+      module.render({ model, el });
+      if (!values.standalone) this.#ask(this.getAttribute("state") ?? "");
+    }
+
+    /** Show the state a query asks for, and the theme attribute's, with a notice of what was ignored. */
+    #ask(search) {
+      const theme = this.getAttribute("theme") ?? "auto";
+      if (theme === "light" || theme === "dark") this.style.setProperty("--explainer-theme", theme);
+      else this.style.removeProperty("--explainer-theme");
+      this.#shell.ask(search, this.#kit.ignoredPageKeys(new URLSearchParams({ theme })));
+    }
+
+    #problem(text) {
+      const box = document.createElement("p");
+      box.setAttribute("role", "alert");
+      box.textContent = text;
+      this.shadowRoot.replaceChildren(box);
+    }
+  }
+
+  window.RelevanceFigure = RelevanceFigure;
+  window.customElements.define("relevance-figure", RelevanceFigure);
+});
