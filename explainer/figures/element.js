@@ -149,7 +149,12 @@
       this.#kit = kit;
       this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
       el.addEventListener("figure-mounted", (event) => (this.#shell = event.detail), { once: true });
-      module.render({ model, el });
+      try {
+        module.render({ model, el });
+      } catch (error) {
+        this.#problem(`The figure could not be drawn: ${error.message}`);
+        throw error;
+      }
       if (!values.standalone) this.#ask(this.getAttribute("state") ?? "");
     }
 
