@@ -181,12 +181,6 @@ def test_a_figure_that_reads_a_property_its_view_lacks_fails_loudly(tag_page, pa
     expect(page.locator("relevance-figure .fig-caption")).to_have_count(0)
 
 
-def test_the_tag_gives_each_module_exactly_its_views_properties():
-    for name, figure in runtime.bundle()["figures"].items():
-        view = BY_NAME[name].figure().view
-        assert set(figure["model"]) | set(runtime.TAG_PROPERTIES) == set(runtime.view_model(view)), name
-
-
 def test_a_query_in_the_documentation_pages_own_address_does_not_reach_a_tag(tag_page, page, tmp_path):
     tag_page('<relevance-figure name="binary"></relevance-figure>')
     page.goto((tmp_path / "tags.html").as_uri() + "?k=2&theme=dark")

@@ -1,38 +1,28 @@
 // <relevance-figure>: the figures as one tag for any HTML page, with no Bokeh, no Panel and no
-// network. explainer.js is this function called with the bundle that explainer/runtime.py builds
-// from the figures' own modules, stylesheets and view data:
-//   { imports: { "explainer/metrics": source, "explainer/kit": source },
-//     stylesheets: [css, ...],
-//     figures: { name: { title, caption, module: source, stylesheets: [index, ...], model: {...} } } }
+// network. explainer.js is this function called with what explainer/runtime.py builds from the
+// figures' own modules, stylesheets and view data:
+//   bundle:  { stylesheets: [css, ...],
+//              figures: { name: { title, caption, stylesheets: [index, ...], model: {...} } } }
+//   modules: { "explainer/metrics": (require) => exports, "explainer/kit": ..., name: ... },
+//            each module's own code as a function, its imports turned into require(...)
 // Each figure runs the very module the Panel view runs (render, queryFields, toQuery), handed a
 // model that behaves as Panel's does for what the modules use: its properties, on(name, callback),
 // and writes to `state`.
-(function defineRelevanceFigure(bundle) {
+(function defineRelevanceFigure(bundle, modules) {
   "use strict";
   if (window.customElements.get("relevance-figure")) return; // the script was included twice
 
-  // -- modules: each source becomes a blob: module, its imports of "explainer/..." pointing at the
-  // modules already made (metrics, then kit, then the figure), so no bundler and no request --
+  // -- modules: each runs once, when a figure first needs it --
 
-  const made = new Map(); // module name -> its blob: URL
-  const loading = new Map(); // module name -> the promise of its namespace
+  const loaded = new Map(); // module name -> its exports
 
-  function moduleUrl(name) {
-    if (!made.has(name)) {
-      const source = bundle.imports[name] ?? bundle.figures[name].module;
-      const linked = source.replace(/(\bfrom\s*)"(explainer\/[\w-]+)"/g, (_, from, bare) => `${from}"${moduleUrl(bare)}"`);
-      made.set(name, URL.createObjectURL(new Blob([linked], { type: "text/javascript" })));
-    }
-    return made.get(name);
-  }
-
-  /** The namespace of a module: a figure's (by its name), "explainer/kit" or "explainer/metrics". */
+  /** The exports of a module: a figure's (by its name), "explainer/kit" or "explainer/metrics". */
   function load(name) {
-    if (!Object.hasOwn(bundle.imports, name) && !Object.hasOwn(bundle.figures, name)) {
-      return Promise.reject(new Error(`explainer.js has no module named ${name}`));
+    if (!loaded.has(name)) {
+      if (!Object.hasOwn(modules, name)) throw new Error(`explainer.js has no module named ${name}`);
+      loaded.set(name, Object.freeze(modules[name](load)));
     }
-    if (!loading.has(name)) loading.set(name, import(moduleUrl(name)));
-    return loading.get(name);
+    return loaded.get(name);
   }
 
   // -- stylesheets: parsed once, shared by every figure's shadow root --
@@ -108,11 +98,10 @@
     #shell = null;
     #kit = null;
     #query = null; // the figure's state as a query: (state) => text
-    #mounting = 0; // which mount is current, so that a stale one stops
 
     connectedCallback() {
       if (!this.shadowRoot) this.attachShadow({ mode: "open" });
-      if (!this.#shell && !this.#mounting) this.#mount();
+      if (!this.#shell) this.#mount();
     }
 
     attributeChangedCallback(attribute, before, after) {
@@ -123,8 +112,7 @@
       else if (attribute === "name" || attribute === "caption") this.#mount();
     }
 
-    async #mount() {
-      const mounting = ++this.#mounting;
+    #mount() {
       this.#shell = null;
       const root = this.shadowRoot;
       const name = this.getAttribute("name") ?? "";
@@ -133,8 +121,7 @@
         this.#problem(`No figure is named “${name}”. explainer.js has ${RelevanceFigure.figures.join(", ")}.`);
         return;
       }
-      const [module, kit] = await Promise.all([load(name), load("explainer/kit")]);
-      if (mounting !== this.#mounting) return;
+      const [module, kit] = [load(name), load("explainer/kit")];
       const el = document.createElement("div");
       root.adoptedStyleSheets = stylesheetsOf(figure);
       root.replaceChildren(el);
