@@ -181,6 +181,18 @@ def test_a_figure_that_reads_a_property_its_view_lacks_fails_loudly(tag_page, pa
     expect(page.locator("relevance-figure .fig-caption")).to_have_count(0)
 
 
+def test_a_figure_that_waits_for_a_model_event_the_tag_does_not_send_fails_loudly(tag_page, page):
+    data = runtime.bundle(["binary"])
+    module = data["figures"]["binary"]["module"]
+    data["figures"]["binary"]["module"] = module.replace(
+        "export function render(view) {", 'export function render(view) {\nview.model.on("after_render", () => {});'
+    )
+    assert data["figures"]["binary"]["module"] != module
+    with page.expect_event("pageerror") as error:
+        tag_page('<relevance-figure name="binary"></relevance-figure>', runtime.script_of(data))
+    assert 'the figure listens for model "after_render", which the tag does not send' in str(error.value)
+
+
 def test_a_query_in_the_documentation_pages_own_address_does_not_reach_a_tag(tag_page, page, tmp_path):
     tag_page('<relevance-figure name="binary"></relevance-figure>')
     page.goto((tmp_path / "tags.html").as_uri() + "?k=2&theme=dark")

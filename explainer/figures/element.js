@@ -52,7 +52,12 @@
     const emit = (key) => (listeners.get(key) ?? []).forEach((callback) => callback());
     const target = {
       on(keys, callback) {
-        for (const key of [keys].flat()) listeners.set(key, [...(listeners.get(key) ?? []), callback]);
+        for (const key of [keys].flat()) {
+          // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,
+          // and a tag that never sent one would leave a figure waiting in silence.
+          if (!Object.hasOwn(values, key)) throw new Error(`<relevance-figure name="${name}">: the figure listens for model "${key}", which the tag does not send`);
+          listeners.set(key, [...(listeners.get(key) ?? []), callback]);
+        }
       },
     };
     for (const key of Object.keys(values)) {
