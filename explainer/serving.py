@@ -147,9 +147,14 @@ def _session_of(build):
         doc.on_session_destroyed(_release_memory_soon)
         # Panel points its stylesheets at this server only for a session whose page it renders; one
         # made by its websocket (under --num-procs, on another process) or made for a page already
-        # sent (use_first_visit_cuts) would load them from its CDN.
-        if doc.session_context.request is not None:
+        # sent (use_first_visit_cuts) would load them from its CDN. The latter takes the address its
+        # route's page session got when Panel rendered the page.
+        request = doc.session_context.request
+        page_session = state._sessions.get(_route_of(request)) if request is not None else None
+        if request is not None and request.path.endswith("/ws"):
             doc._template_variables["dist_url"] = f"{state.rel_path}/{LOCAL_DIST}" if state.rel_path else LOCAL_DIST
+        elif page_session is not None and "dist_url" in page_session.document._template_variables:
+            doc._template_variables["dist_url"] = page_session.document._template_variables["dist_url"]
         return build()
 
     return session
