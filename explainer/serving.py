@@ -63,7 +63,7 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
-    use_first_visit_cuts()
+    leave_out_webgl()
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(ROUTES)
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
@@ -86,28 +86,16 @@ def serve_pages(
     )
 
 
-def use_first_visit_cuts() -> None:
-    """Two cuts to a reader's first visit, which on a busy machine took well over the 800 ms goal.
+def leave_out_webgl() -> None:
+    """Send served pages without BokehJS's WebGL bundle (190 kB of a first visit's 2.9 MB): no figure draws with WebGL.
 
-    - The page goes out before the reader's session is built. Panel's ``reuse_sessions``
-      renders every page of a route from one session built once (pages differ only in their
-      session token), and with "warm" it builds the reader's own session right after sending
-      the page: in parallel with the browser evaluating the page's scripts, where it used to
-      come first (100 to 250 ms when busy) and the page waited for it.
-    - BokehJS's WebGL bundle (190 kB) is not sent: no figure draws a WebGL plot.
+    (Panel's reuse_sessions, which sends a page before its reader's session is built, cut a
+    busy first visit by some 150 ms more, but sessions of pages still open went missing under
+    the hundred-session load test, so it is not used.)
     """
-    import panel as pn
     from bokeh.resources import Resources
 
-    pn.config.reuse_sessions = "warm"
-    # One page per route, whatever its query: Panel's default would keep a session for every value
-    # of ?theme= a link ever carried, for the life of the server.
-    pn.config.session_key_func = _route_of
     Resources._default_components = [c for c in Resources._default_components if c != "bokeh-gl"]
-
-
-def _route_of(request) -> str:
-    return request.path
 
 
 def _freeze_what_every_session_shares(routes) -> None:
@@ -145,16 +133,11 @@ def _session_of(build):
         pn.config.disconnect_notification = DISCONNECT_NOTICE
         doc.on_session_destroyed(_forget_notification_area)
         doc.on_session_destroyed(_release_memory_soon)
-        # Panel points its stylesheets at this server only for a session whose page it renders; one
-        # made by its websocket (under --num-procs, on another process) or made for a page already
-        # sent (use_first_visit_cuts) would load them from its CDN. The latter takes the address its
-        # route's page session got when Panel rendered the page.
+        # Panel points its stylesheets at this server only for a session made by a page request;
+        # one made by its websocket (under --num-procs, on another process) would load them from its CDN.
         request = doc.session_context.request
-        page_session = state._sessions.get(_route_of(request)) if request is not None else None
         if request is not None and request.path.endswith("/ws"):
             doc._template_variables["dist_url"] = f"{state.rel_path}/{LOCAL_DIST}" if state.rel_path else LOCAL_DIST
-        elif page_session is not None and "dist_url" in page_session.document._template_variables:
-            doc._template_variables["dist_url"] = page_session.document._template_variables["dist_url"]
         return build()
 
     return session

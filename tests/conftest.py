@@ -44,9 +44,6 @@ def serve_object():
     import panel as pn
 
     servers = []
-    # A plain Panel server, as a notebook's or an app's: not the explainer's page sessions, which a
-    # threaded serve_pages earlier in this process turned on for the whole process.
-    pn.config.reuse_sessions = False
 
     def serve(obj) -> str:
         def session():

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics, serving
+from explainer.pages import ROUTES
 
 from support.page import numbers_mismatch, read_figures, watch_page
 from support.server import Server, answers, free_port, wait_until
@@ -161,7 +162,7 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
         server, _ = tornado_app(thread)
-        warm_up(context, f"http://127.0.0.1:{port}", ("/binary", "/ndcg"))
+        warm_up(context, f"http://127.0.0.1:{port}")
         warmed = session_ids(server)
         closed, vanished = context.new_page(), context.new_page()
         closed.goto(f"http://127.0.0.1:{port}/binary")
@@ -174,7 +175,7 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch)
         closed.close()
         proxy.freeze()
         wait_until(
-            lambda: session_ids(server) <= warmed,
+            lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 0,
             timeout=20,
             message="both sessions to be discarded",
         )

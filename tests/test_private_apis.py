@@ -126,18 +126,8 @@ def test_bokehs_resources_take_their_bundles_from_a_default_list_of_components()
     from bokeh.resources import Resources
 
     assert "bokeh-gl" in Resources._default_components or "bokeh" in Resources._default_components, relied_on(
-        "serving.py use_first_visit_cuts"
+        "serving.py leave_out_webgl"
     )
     assert Resources(mode="server").components == list(Resources._default_components), relied_on(
-        "serving.py use_first_visit_cuts"
-    )
-
-
-def test_panel_keeps_the_sessions_it_renders_reused_pages_from_in_a_dict_by_key():
-    from panel.io.server import DocHandler
-    from panel.io.state import state
-
-    assert isinstance(state._sessions, dict), relied_on("serving.py _session_of")
-    assert "state._sessions[key] = session" in inspect.getsource(DocHandler.get_session), relied_on(
-        "serving.py _session_of"
+        "serving.py leave_out_webgl"
     )

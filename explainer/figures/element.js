@@ -43,13 +43,14 @@
 
   /**
    * A model as Panel gives a figure module: the view's properties (from Python, at build time),
-   * on(name or names, callback) for changes, and writes that notify (as Bokeh's do). Reading a
-   * property the view does not have throws, naming it: a module that works in Panel only by luck
-   * of an undefined must fail here, loudly, not draw half a figure.
+   * on(name or names, callback) for changes that come from elsewhere, and writes. Here nothing
+   * else changes a property (Panel's come from Python), so the callbacks are kept and never
+   * called, and a click's write costs no more than setting a value. Reading a property the view
+   * does not have throws, naming it: a module that works in Panel only by luck of an undefined
+   * must fail here, loudly, not draw half a figure.
    */
   function createModel(name, values, onWrite) {
     const listeners = new Map();
-    const emit = (key) => (listeners.get(key) ?? []).forEach((callback) => callback());
     const target = {
       on(keys, callback) {
         for (const key of [keys].flat()) {
@@ -66,7 +67,6 @@
         get: () => values[key],
         set: (value) => {
           values[key] = value;
-          emit(key);
           onWrite(key, value);
         },
       });
@@ -136,7 +136,8 @@
       values.on_page = this.hasAttribute("on-page");
       const model = createModel(name, values, (key, value) => {
         if (key !== "state") return;
-        this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, query: this.#query(value) } }));
+        const query = () => this.#query(value); // made only if a listener asks: a click need not pay for it
+        this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, get query() { return query(); } } }));
       });
       this.#kit = kit;
       this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
