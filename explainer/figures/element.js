@@ -44,20 +44,18 @@
   /**
    * A model as Panel gives a figure module: the view's properties (from Python, at build time),
    * on(name or names, callback) for changes that come from elsewhere, and writes. Here nothing
-   * else changes a property (Panel's come from Python), so the callbacks are kept and never
-   * called, and a click's write costs no more than setting a value. Reading a property the view
+   * else changes a property (in Panel, such changes come from Python), so no callback is ever
+   * due, and a click's write costs no more than storing a value. Reading a property the view
    * does not have throws, naming it: a module that works in Panel only by luck of an undefined
    * must fail here, loudly, not draw half a figure.
    */
   function createModel(name, values, onWrite) {
-    const listeners = new Map();
     const target = {
-      on(keys, callback) {
+      on(keys) {
         for (const key of [keys].flat()) {
           // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,
           // and a tag that never sent one would leave a figure waiting in silence.
           if (!Object.hasOwn(values, key)) throw new Error(`<relevance-figure name="${name}">: the figure listens for model "${key}", which the tag does not send`);
-          listeners.set(key, [...(listeners.get(key) ?? []), callback]);
         }
       },
     };
