@@ -25,13 +25,9 @@ from typing import Any
 from panel.custom import JSComponent
 
 from explainer.figures import BY_NAME, FIGURES
-from explainer.figures.base import HERE, IMPORT_MAP, PACKAGE, FigureView, module_source
+from explainer.figures.base import HERE, IMPORTED_MODULES, FigureView, module_source
 
 ELEMENT_JS = HERE / "element.js"
-
-# The modules figure scripts import by name, in the order each may import the ones before it.
-IMPORTS = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
-assert set(IMPORTS) == set(IMPORT_MAP["imports"]), "explainer.js must provide every module the views import"
 
 # Set by the tag itself, from its attributes: the figure's data says nothing about them.
 TAG_PROPERTIES = ("caption", "standalone", "on_page")
@@ -64,7 +60,7 @@ def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
             "model": model,
         }
     return {
-        "imports": {name: module_source(path) for name, path in IMPORTS.items()},
+        "imports": {name: module_source(path) for name, path in IMPORTED_MODULES.items()},
         "stylesheets": stylesheets,
         "figures": figures,
     }

@@ -6,6 +6,7 @@ import pytest
 
 from explainer import runtime
 from explainer.figures import BY_NAME
+from explainer.figures.base import IMPORTED_MODULES
 
 
 def test_the_tag_gives_each_module_exactly_its_views_properties():
@@ -29,7 +30,7 @@ def test_a_module_becomes_a_function_of_require_that_returns_its_exports():
         "export class H {}\n"
         "function inner() {}\n"
     )
-    made = runtime.module_function(source, runtime.IMPORTS)
+    made = runtime.module_function(source, IMPORTED_MODULES)
     assert 'const { a, b: c } = require("explainer/kit");' in made
     assert 'const {\nd,\ne,\n} = require("explainer/metrics");' in made
     assert "\nfunction f(x)" in made and "\nconst G = 1;" in made and "\nclass H {}" in made
@@ -49,9 +50,9 @@ def test_a_module_becomes_a_function_of_require_that_returns_its_exports():
 )
 def test_an_import_or_export_the_transform_does_not_know_is_refused(line):
     with pytest.raises(ValueError, match="cannot turn this line"):
-        runtime.module_function(line + "\n", runtime.IMPORTS)
+        runtime.module_function(line + "\n", IMPORTED_MODULES)
 
 
 def test_an_import_of_a_module_the_script_lacks_is_refused():
     with pytest.raises(ValueError, match="explainer/charts"):
-        runtime.module_function('import { a } from "explainer/charts";\n', runtime.IMPORTS)
+        runtime.module_function('import { a } from "explainer/charts";\n', IMPORTED_MODULES)
