@@ -565,6 +565,17 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
             {"measure": measure, "median": median, "p95": p95, "value": value, "unit": unit, "goal": goal, "met": ok}
         )
 
+    def add_ratio(measure, value, reference, limit):
+        """A value as a multiple of the reference page's (the floor, known to 0.1 ms), against ``limit``."""
+        ratio = value / max(reference, 0.1) if value is not None and reference is not None else None
+        add(
+            measure,
+            value=None if ratio is None else round(ratio, 2),
+            unit="x",
+            goal=f"<= {limit:g}x",
+            ok=ratio is not None and ratio <= limit,
+        )
+
     clicks = results["click_to_update"]
     reference = clicks["reference"]["text_ms"]["p95"]
     add("Click -> metrics text changed, reference page (floor)", clicks["reference"]["text_ms"]["median"], reference)
@@ -575,14 +586,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
         ok = text["p95"] is not None and text["p95"] <= CLICK_P95_MS and clicks[key]["failures"] == 0
         goal = f"p95 <= {CLICK_P95_MS:g} ms"
         add(f"Click -> metrics text changed, {label}", text["median"], text["p95"], goal=goal, ok=ok)
-        ratio = text["p95"] / max(reference, 0.1) if text["p95"] is not None and reference is not None else None
-        add(
-            "  p95 as a multiple of the reference p95",
-            value=None if ratio is None else round(ratio, 1),
-            unit="x",
-            goal=f"<= {CLICK_VS_REFERENCE:g}x",
-            ok=ratio is not None and ratio <= CLICK_VS_REFERENCE,
-        )
+        add_ratio("  p95 as a multiple of the reference p95", text["p95"], reference, CLICK_VS_REFERENCE)
     for key, label in CLICK_PAGE_LABELS.items():
         layout = clicks[key]["layout_ms"]
         add(f"Click -> text changed + style and layout, {label}", layout["median"], layout["p95"])
@@ -623,14 +627,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
             goal, ok = f"median < {limit:g} ms", median is not None and median < limit
         add(f"Navigation -> interactive, {label}", median, tti[key]["ms"]["p95"], goal=goal, ok=ok)
         if multiple is not None:
-            ratio = median / reference_load if median is not None and reference_load else None
-            add(
-                "  median as a multiple of the reference page's",
-                value=None if ratio is None else round(ratio, 2),
-                unit="x",
-                goal=f"<= {multiple:g}x",
-                ok=ratio is not None and ratio <= multiple,
-            )
+            add_ratio("  median as a multiple of the reference page's", median, reference_load, multiple)
     for key, label in (("binary_served_repeat", "/binary served"), ("ndcg_served_repeat", "/ndcg served")):
         add(f"Navigation -> interactive, {label}, repeat visit", tti[key]["ms"]["median"], tti[key]["ms"]["p95"])
 
