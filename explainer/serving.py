@@ -63,7 +63,6 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
-    leave_out_webgl()
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(ROUTES)
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
@@ -84,18 +83,6 @@ def serve_pages(
         http_server_kwargs={"max_header_size": MAX_REQUEST_HEADERS},
         **SESSION_OPTIONS,
     )
-
-
-def leave_out_webgl() -> None:
-    """Send served pages without BokehJS's WebGL bundle (190 kB of a first visit's 2.9 MB): no figure draws with WebGL.
-
-    (Panel's reuse_sessions, which sends a page before its reader's session is built, cut a
-    busy first visit by some 150 ms more, but sessions of pages still open went missing under
-    the hundred-session load test, so it is not used.)
-    """
-    from bokeh.resources import Resources
-
-    Resources._default_components = [c for c in Resources._default_components if c != "bokeh-gl"]
 
 
 def _freeze_what_every_session_shares(routes) -> None:

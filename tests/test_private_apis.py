@@ -120,14 +120,3 @@ def test_a_session_context_holds_its_document():
     assert "_document" in inspect.getsource(BokehSessionContext.__init__), relied_on(
         "serving.py _forget_notification_area"
     )
-
-
-def test_bokehs_resources_take_their_bundles_from_a_default_list_of_components():
-    from bokeh.resources import Resources
-
-    assert "bokeh-gl" in Resources._default_components or "bokeh" in Resources._default_components, relied_on(
-        "serving.py leave_out_webgl"
-    )
-    assert Resources(mode="server").components == list(Resources._default_components), relied_on(
-        "serving.py leave_out_webgl"
-    )

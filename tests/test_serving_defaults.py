@@ -334,15 +334,3 @@ def test_serving_under_a_prefix_keeps_pages_resources_and_websocket_under_it(pag
         assert raw_get(port, "/binary")[0] == 404
     finally:
         thread.stop()
-
-
-def test_a_served_page_does_not_load_bokehs_webgl_bundle(page, server):
-    """serving.leave_out_webgl: no figure draws with WebGL, so a first visit does not fetch its 190 kB."""
-    requested: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    page.goto(server.url + "/binary")
-    before = page.locator("[data-metric=precision] .metric-formula").inner_text()
-    page.locator('.rl-row[data-rank="1"] button').click()
-    expect(page.locator("[data-metric=precision] .metric-formula")).not_to_have_text(before)
-    assert any("/static/js/bokeh.min.js" in url for url in requested)
-    assert not [url for url in requested if "bokeh-gl" in url]
