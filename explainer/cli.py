@@ -70,14 +70,11 @@ def _restart_on_c_malloc() -> None:
 
 
 def export(args: argparse.Namespace) -> None:
-    """Write every page to DIR as one self-contained HTML file (the story page as index.html)."""
-    from explainer.export import save_standalone
-    from explainer.pages import PAGE_TEMPLATE, pages
+    """Write every page to DIR as a light, self-contained HTML file, with explainer.js and embed.html."""
+    from explainer.export import export_site
 
-    args.dir.mkdir(parents=True, exist_ok=True)
-    for name, (title, build) in pages(exported=True).items():
-        path = save_standalone(build(), args.dir / f"{name}.html", title, template=PAGE_TEMPLATE)
-        print(f"Wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
+    for path in export_site(args.dir):
+        print(f"Wrote {path} ({path.stat().st_size / 1e3:.0f} kB)")
 
 
 def screenshots(args: argparse.Namespace) -> None:
@@ -121,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_cmd.set_defaults(run=serve)
     export_cmd = commands.add_parser(
-        "export", help="write the pages as self-contained HTML files that work offline, with no server"
+        "export",
+        help="write the pages as light, self-contained HTML files that work offline, and explainer.js for documentation",
     )
     export_cmd.add_argument("dir", type=Path, metavar="DIR", help="directory to write the .html files to")
     export_cmd.set_defaults(run=export)

@@ -1,192 +1,107 @@
-"""Save a page as one self-contained HTML file: opens from ``file://``, fetches nothing, stays interactive.
+"""The exported site: light pages that run the figures with explainer.js, with no Bokeh, Panel or server.
 
-Panel's own ``save(..., resources=INLINE)`` gets most of the way: Bokeh's and Panel's
-scripts are inlined, and a figure computes every number in the browser, so no server
-is needed. Two things still reach out, and this module closes each where it arises
-(in the Bokeh models, in the page template's variables) rather than by editing the
-finished HTML:
+``export_site(DIR)`` writes what ``relevance-explainer export DIR`` promises:
 
-- Panel's theme and layout stylesheets are Bokeh ``ImportedStyleSheet`` models that
-  point at Panel's CDN (``PANEL_INLINE`` does not change that for saved files). Before
-  saving, each becomes an ``InlineStyleSheet`` holding the same file from the installed
-  Panel package, the way Panel itself inlines them for notebooks.
-- The page template links a favicon and an Apple touch icon on the CDN. The template
-  variables that override them are set: a tiny ``data:`` icon, no touch icon.
+- ``index.html``, the story, and one page per figure (``binary.html``, ``ndcg.html``, ...),
+  with the served pages' names and URL keys. Each is one self-contained file that requests
+  nothing: its page stylesheet and an explainer.js holding only the figures it shows are
+  inside it, so it works from disk, attached to an e-mail or on any static host.
+- ``explainer.js``, every figure as a ``<relevance-figure>`` tag for documentation pages.
+- ``embed.html``, a page that shows the tag for every figure, with the markup to copy; it
+  includes ``explainer.js`` from its file, as a documentation page would.
 
-It also keeps the file small: Panel's inline resources carry BokehJS's WebGL bundle
-always, and its MathJax bundle (1.8 MB) as soon as the page has Markdown. Only the
-bundles Panel's own script needs are kept, so a page with one figure is about 2.8 MB,
-nearly all of it BokehJS and Panel.
+No part of a page needs Python: every number and every interaction runs in the figures'
+modules. Python only follows the clicks, served or in a notebook (``figure.state``).
 """
 
 from __future__ import annotations
 
-import base64
-import mimetypes
-import re
-from contextlib import contextmanager
+import html
 from pathlib import Path
-from typing import Any
+from string import Template
 from urllib.parse import quote
 
-import panel as pn
-from bokeh.document import Document
-from bokeh.models import ImportedStyleSheet, InlineStyleSheet, Model, Plot, UIElement
-from bokeh.resources import Resources
-from panel.io.resources import CDN_DIST, DIST_DIR, set_resource_mode
-from panel.io.save import save
-from panel.template.base import BaseTemplate
-from pyviz_comms import Comm
+from markdown_it import MarkdownIt
 
-# BokehJS bundles to inline. panel.min.js imports modules from all three at load time
-# (Tabulator extends Bokeh's tables), so none can be dropped. Left out: bokeh-gl, added
-# back only for a WebGL plot, and bokeh-mathjax (1.8 MB), so TeX in Markdown is not
-# typeset in an exported page.
-BOKEH_BUNDLES = ("bokeh", "bokeh-widgets", "bokeh-tables")
+from explainer import runtime
+from explainer.figures import BY_NAME, FIGURES
+from explainer.pages import PAGE_CSS, TITLE, story_parts
 
-# A tiny favicon: without one the page template links Panel's icon on the CDN.
+HERE = Path(__file__).resolve().parent
+TEMPLATE = Template((HERE / "light.html").read_text(encoding="utf-8"))
+
+# A tiny favicon inside the page: without one a browser asks the host for /favicon.ico.
 FAVICON = "data:image/svg+xml," + quote(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
-    '<rect width="16" height="16" rx="3" fill="#0072b5"/></svg>'
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0072b5"/></svg>'
 )
 
-# url(...) in CSS, quoted or not; group 2 is the address.
-CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
+# Markdown as the served story's panes render it (Panel's markdown-it renderer, GitHub-like, tables).
+MARKDOWN = MarkdownIt("gfm-like").enable("table")
+
+EMBED_TITLE = "Embedding the figures: one script and a tag"
 
 
-def save_standalone(obj: Any, path: str | Path, title: str, template: str | None = None) -> Path:
-    """Write ``obj`` as one self-contained, interactive HTML file and return its path.
-
-    ``obj`` is anything ``pn.panel`` accepts: a Figure, a ``pn.Column`` of figures and
-    Markdown, a pane. Every script and stylesheet is inside the file and it requests
-    nothing over the network, so it works opened from disk or attached to an e-mail.
-    Python callbacks do not run in it: only what the browser computes (as the figures
-    do) stays interactive.
-
-    Panel templates are refused with ``TypeError``: their page markup links stylesheets,
-    scripts and web fonts on CDNs outside the Bokeh models this function can rewrite.
-
-    ``template`` is text Panel adds to its page template (``explainer.pages.PAGE_TEMPLATE``).
-
-    Raises ``ValueError`` if a stylesheet points somewhere that cannot be inlined.
-    """
-    if isinstance(obj, BaseTemplate):
-        raise TypeError(
-            f"{type(obj).__name__} is a Panel template, which links CDN files from its own "
-            "page markup; pass its content (e.g. a pn.Column) instead"
-        )
-    path = Path(path)
-    doc = Document()
-    # A file has no server to lose, so no notification area: it would also bring Font
-    # Awesome's stylesheet, whose web fonts live on a CDN. Serving in the same process
-    # (tests, notebooks) may have loaded that extension for every later document.
-    with pn.config.set(notifications=False, disconnect_notification=""), _without_extension("notifications"):
-        # Build the models as Panel's save() does; in inline mode Panel points every
-        # stylesheet at its CDN, never at a server's relative static/ path.
-        with set_resource_mode("inline"):
-            root = pn.panel(obj).get_root(doc, Comm())
-        doc.add_root(root)
-        _inline_stylesheets(root)
-        _declare_import_maps_once(root)
-        save(
-            doc,
-            path,
-            title=title,
-            template=template,
-            resources=Resources(mode="inline", components=_bokeh_bundles(root)),
-            template_variables={"app_favicon": FAVICON, "apple_icon": ""},
-        )
-    return path
+def tag(name: str, **attributes: str | bool) -> str:
+    """A ``<relevance-figure>`` tag; True makes a bare attribute, and values are escaped."""
+    parts = [f'name="{html.escape(name)}"']
+    for key, value in attributes.items():
+        key = key.replace("_", "-")
+        parts.append(key if value is True else f'{key}="{html.escape(value)}"')
+    return f"<relevance-figure {' '.join(parts)}></relevance-figure>"
 
 
-@contextmanager
-def _without_extension(name: str):
-    """Leave Panel's extension ``name`` out of the resources of documents made meanwhile."""
-    from panel.reactive import ReactiveHTMLMetaclass
-
-    loaded = ReactiveHTMLMetaclass._loaded_extensions
-    had = name in loaded
-    loaded.discard(name)
-    try:
-        yield
-    finally:
-        if had:
-            loaded.add(name)
+def light_page(title: str, body: str, names: list[str] | None) -> str:
+    """A page with ``body`` inside <main>: explainer.js for the figures ``names`` inline, or with None, from its file."""
+    script = '<script src="explainer.js"></script>' if names is None else f"<script>\n{runtime.script(names)}</script>"
+    return TEMPLATE.substitute(title=html.escape(title), favicon=FAVICON, css=PAGE_CSS, body=body, script=script)
 
 
-def _bokeh_bundles(root: Model) -> list[str]:
-    bundles = list(BOKEH_BUNDLES)
-    if any(plot.output_backend == "webgl" for plot in root.select({"type": Plot})):
-        bundles.append("bokeh-gl")
-    return bundles
+def figure_page(name: str) -> str:
+    """A figure alone with its title as heading and its caption: its state follows the page URL, and it offers presenter view."""
+    return light_page(BY_NAME[name].title, tag(name, standalone=True), [name])
 
 
-def _inline_stylesheets(root: Model) -> None:
-    """Make every stylesheet under ``root`` an InlineStyleSheet shared by all models that use it.
-
-    An ImportedStyleSheet becomes the same file read from the installed Panel package.
-    Raw CSS strings (a component's ``_stylesheets``) are wrapped too, only so that each
-    text is stored once in the page rather than once per figure.
-    """
-    shared: dict[str, InlineStyleSheet] = {}
-
-    def inline(sheet: Any) -> Any:
-        if isinstance(sheet, ImportedStyleSheet):
-            if sheet.url not in shared:
-                shared[sheet.url] = _inline_stylesheet(sheet.url)
-            return shared[sheet.url]
-        if isinstance(sheet, str):
-            return shared.setdefault(sheet, InlineStyleSheet(css=sheet))
-        return sheet
-
-    for model in root.select({"type": UIElement}):
-        if model.stylesheets:
-            model.stylesheets = [inline(sheet) for sheet in model.stylesheets]
+def story_page() -> str:
+    """The story: its text (Markdown, as served) with every figure in its place and links to its own page."""
+    body = []
+    names = []
+    for kind, value in story_parts():
+        if kind == "text":
+            body.append(f'<div class="markdown">\n{MARKDOWN.render(value)}</div>')
+        else:
+            names.append(value)
+            body.append(tag(value, caption="", on_page=True, page_link=f"{value}.html"))
+    return light_page(TITLE, "\n".join(body), names)
 
 
-def _declare_import_maps_once(root: Model) -> None:
-    """Keep each distinct import map on one component only; the others drop their copy.
-
-    Every figure carries the import map of the modules it imports (the metrics core
-    and the figure kit, inlined as ``data:`` URLs, about 17 kB each figure), and Bokeh
-    stores each model's copy. In the browser an import map is global: Panel declares
-    each component's map when the document's models initialize, all before any module
-    is imported, so one declaration serves every figure of the page.
-    """
-    declared: set[str] = set()
-    for model in sorted(root.references(), key=lambda m: m.id):
-        importmap = getattr(model, "importmap", None)
-        if not importmap:
-            continue
-        key = repr(sorted((kind, sorted(entries.items())) for kind, entries in importmap.items()))
-        if key in declared:
-            model.importmap = {}
-        declared.add(key)
-
-
-def _inline_stylesheet(url: str) -> InlineStyleSheet:
-    """The stylesheet Panel serves at ``url``, read from the installed package."""
-    if not url.startswith(CDN_DIST):
-        raise ValueError(f"cannot inline stylesheet {url!r}: it is not one of Panel's own files")
-    file = DIST_DIR / url.removeprefix(CDN_DIST).split("?")[0]
-    return InlineStyleSheet(css=_embed_css_urls(file.read_text(encoding="utf-8"), file.parent))
+def embed_page() -> str:
+    """Every figure as a tag, each with the markup that puts it on a documentation page."""
+    body = [
+        f"<h1>{html.escape(EMBED_TITLE)}</h1>",
+        '<div class="markdown"><p>Put <code>explainer.js</code> beside your page, include it once with '
+        '<code>&lt;script src="explainer.js"&gt;&lt;/script&gt;</code>, and place a tag for each figure. '
+        "<code>state</code> takes the keys of the figure page's link, <code>theme</code> is light, dark or auto, "
+        "and <code>caption</code> replaces the figure's caption (empty for none).</p></div>",
+    ]
+    for page in FIGURES:
+        markup = tag(page.name, state=page.example)
+        body += [
+            f"<h2>{html.escape(page.title)}</h2>",
+            f'<div class="markdown"><pre><code>{html.escape(markup)}</code></pre></div>',
+            markup,
+        ]
+    return light_page(EMBED_TITLE, "\n".join(body), None)
 
 
-def _embed_css_urls(css: str, base: Path) -> str:
-    """Turn each relative ``url(...)`` in ``css`` into a ``data:`` URL of the file it names.
-
-    Panel's loading.css names its spinner images as ``../assets/*.svg``; from a saved
-    page those would resolve next to the HTML file, where they are not.
-    """
-
-    def embed(match: re.Match[str]) -> str:
-        address = match.group(2).strip()
-        if address.startswith(("data:", "#")):
-            return match.group(0)
-        file = (base / address).resolve()
-        if address.startswith(("http:", "https:", "//")) or not file.is_file():
-            raise ValueError(f"cannot inline {address!r} referenced from Panel's CSS in {base}")
-        kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        return f"url('data:{kind};base64,{base64.b64encode(file.read_bytes()).decode('ascii')}')"
-
-    return CSS_URL.sub(embed, css)
+def export_site(directory: Path) -> list[Path]:
+    """Write the story, every figure page, explainer.js and embed.html into ``directory``; returns their paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    files = {"index.html": story_page(), **{f"{page.name}.html": figure_page(page.name) for page in FIGURES}}
+    files["embed.html"] = embed_page()
+    files["explainer.js"] = runtime.script()
+    written = []
+    for name, text in files.items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

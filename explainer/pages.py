@@ -1,9 +1,9 @@
 """The pages the explainer serves and exports: the story page and one page per figure.
 
 Every figure page comes from the registry (``explainer.figures.FIGURES``). Each builder
-returns a fresh Panel object, so every served session and every export gets its own
-figures. ``exported=True`` points links at the exported files (``binary.html``) instead
-of the server's routes (``/binary``).
+returns a fresh Panel object, so every served session gets its own figures. The story's
+text (``story_parts``) is shared with the exported pages (``explainer.export``), which
+show the same story with ``<relevance-figure>`` tags.
 """
 
 from __future__ import annotations
@@ -66,32 +66,36 @@ def choose_list() -> str:
     return "\n".join(f"- **{m.name}**: {m.use_when}" for m in MEASURES)
 
 
-def story_page(exported: bool = False):
-    """The story page: the text with every figure in its place."""
+def story_parts() -> list[tuple[str, str]]:
+    """The story in order, as ("text", Markdown) and ("figure", name) parts: its numbers filled in."""
     text = STORY.format_map(story_numbers())
     text = text.replace("<!-- list:choose -->", choose_list())
     parts = []
     start = 0
     for marker in FIGURE_MARKER.finditer(text):
-        parts.append(text[start : marker.start()])
-        name = marker.group(1)
-        figure = BY_NAME[name].figure()
-        figure.view.param.update(on_page=True, page_link=f"{name}.html" if exported else name)
-        parts.append(figure)
+        parts += [("text", text[start : marker.start()]), ("figure", marker.group(1))]
         start = marker.end()
-    parts.append(text[start:])
-    parts = [
-        _markdown(part) if isinstance(part, str) else part
-        for part in parts
-        if not isinstance(part, str) or part.strip()
-    ]
+    parts.append(("text", text[start:]))
+    return [(kind, value) for kind, value in parts if value.strip()]
+
+
+def story_page():
+    """The story page: the text with every figure in its place."""
+    parts = []
+    for kind, value in story_parts():
+        if kind == "text":
+            parts.append(_markdown(value))
+            continue
+        figure = BY_NAME[value].figure()
+        figure.view.param.update(on_page=True, page_link=value)
+        parts.append(figure)
     return _page(*parts)
 
 
-def pages(exported: bool = False) -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
-    """Every page by name ("index" is the story): its title and a builder of a fresh copy."""
+def pages() -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
+    """Every served page by name ("index" is the story): its title and a builder of a fresh copy."""
     # Plain functions, not partials: Panel's server only calls what is a function.
-    every = {"index": (TITLE, lambda: story_page(exported=exported))}
+    every = {"index": (TITLE, story_page)}
     for page in FIGURES:
         every[page.name] = (page.title, lambda name=page.name: figure_page(name))
     return every

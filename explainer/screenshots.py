@@ -10,9 +10,8 @@ import tempfile
 from pathlib import Path
 
 from explainer.browser import launch_args
-from explainer.export import save_standalone
+from explainer.export import export_site
 from explainer.figures import FIGURES
-from explainer.pages import PAGE_TEMPLATE, figure_page
 
 # (file suffix, viewport width, colour scheme): the README shows the wide, light view.
 VIEWS = (("", 1280, "light"),)
@@ -26,9 +25,10 @@ def take(out_dir: Path) -> list[Path]:
     written = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         browser = playwright.chromium.launch(**launch_args())
+        export_site(Path(tmp))
         for figure in FIGURES:
             name = figure.name
-            page_file = save_standalone(figure_page(name), Path(tmp) / f"{name}.html", figure.title, PAGE_TEMPLATE)
+            page_file = Path(tmp) / f"{name}.html"
             for suffix, width, scheme in VIEWS:
                 page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
                 page.goto(page_file.as_uri())

@@ -43,6 +43,8 @@ def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     assert set(clicks) == {"reference", "binary_served", "binary_file", "ndcg_served", "ndcg_file"}
     for key, part in clicks.items():
         assert _numbers(part["text_ms"]) and _numbers(part["layout_ms"]) and _numbers(part["frame_paced_text_ms"]), key
+        assert _numbers(part["paint_ms"]) and 0 <= part["painted_next_frame"] <= 1, key
+        assert part["frame_interval_ms"] > 0, key
         assert part["failures"] == 0, key
 
     for key in ("one_session", "concurrent"):
@@ -54,12 +56,13 @@ def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     assert results["round_trip"]["concurrent"]["sessions"] == 2
 
     tti = results["time_to_interactive"]
-    first_visits = {"binary_served", "ndcg_served", "binary_file", "ndcg_file"}
+    first_visits = {"reference", "binary_served", "ndcg_served", "binary_file", "ndcg_file", "tags_file"}
     assert set(tti) == first_visits | {"binary_served_repeat", "ndcg_served_repeat"}
     assert all(_numbers(part["ms"]) for part in tti.values())
 
     sizes = results["export_sizes"]
-    assert {"index.html", "binary.html", "ndcg.html"} <= set(sizes)
+    assert {"index.html", "binary.html", "ndcg.html", "embed.html", "explainer.js"} <= set(sizes)
+    assert 0 < results["runtime_gzipped_bytes"] < sizes["explainer.js"]
     assert all(isinstance(size, int) and size > 0 for size in sizes.values())
 
     memory = results["memory"]

@@ -14,7 +14,7 @@ from explainer.figures import BY_NAME, FIGURES
 from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
-from support.page import MARKDOWN_TEXT, watch_page
+from support.page import MARKDOWN_TEXT, PROBES, click_changes, watch_page
 from support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -35,22 +35,20 @@ P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
 
 
-# For each figure: something to click, and the text that click must change.
-PROBES = {
-    "binary": ('.fig-binary .rl-row[data-rank="2"] button', ".fig-binary .metric-formula"),
-    "ndcg": ('.fig-ndcg .rl-row[data-rank="2"] button', ".fig-ndcg .metric-formula"),
-    "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
-    "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
-    "conventions": ('.fig-conventions .rl-row[data-rank="2"] button', ".fig-conventions .conv-table tbody"),
-    "recall-kinds": (
-        '.fig-recall-kinds .rk-row[data-rank="1"] button',
-        ".fig-recall-kinds [data-metric] .metric-formula",
-    ),
-    "which-measure": (
-        ".fig-which .which-list[data-list=b] .which-cell[data-rank='1']",
-        ".fig-which .which-compare tbody",
-    ),
-}
+MODES = ["served", "exported"]
+
+
+@pytest.fixture
+def address(server, exported_site):
+    """A page's address, served or as its exported light file: ("exported", "/binary?k=3") is binary.html?k=3 on disk."""
+
+    def at(mode: str, path: str) -> str:
+        if mode == "served":
+            return server.url + path
+        route, mark, query = path.partition("?")
+        return (exported_site / f"{route.strip('/') or 'index'}.html").as_uri() + mark + query
+
+    return at
 
 
 def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
@@ -64,16 +62,6 @@ def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
 
 def test_every_figure_page_has_a_probe():
     assert set(PROBES) == set(BY_NAME)
-
-
-def click_changes(page, name: str, timeout: float = 5_000) -> None:
-    """Click the figure's probe and expect its watched text to change."""
-    target, watched = PROBES[name]
-    text = page.locator(watched).first
-    expect(text).to_be_visible(timeout=timeout)
-    before = text.inner_text()
-    page.locator(target).first.click()
-    expect(text).not_to_have_text(before)
 
 
 @pytest.mark.parametrize("path", ["/", *(f"/{page.name}" for page in FIGURES)])
@@ -107,8 +95,9 @@ def test_story_text_quotes_the_numbers_its_figures_show(page, server):
     assert [last[k] for k in ("precision", "recall", "rr", "ap", "ndcg")] == ["0.60", "0.50", "0.50", "0.45", "0.70"]
 
 
-def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, server):
-    page.goto(server.url + "/binary?relevant=1,4&missed=0&k=3")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, address, mode):
+    page.goto(address(mode, "/binary?relevant=1,4&missed=0&k=3"))
     grades = [1, 0, 0, 1] + [0] * 8
     expect(formula(page, P)).to_have_text(f"P@3 = 1 / 3 = {f(metrics.precision_at_k(grades, 3))}")
     expect(formula(page, "[data-metric=recall]")).to_have_text(f"R@3 = 1 / 2 = {f(metrics.recall_at_k(grades, 3, 2))}")
@@ -118,9 +107,10 @@ def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, s
     page.wait_for_url(re.compile(r"relevant=1,2,4&missed=0&k=3"))
 
 
-def test_an_ndcg_state_link_opens_that_state_and_promoting_updates_the_link(page, server):
+@pytest.mark.parametrize("mode", MODES)
+def test_an_ndcg_state_link_opens_that_state_and_promoting_updates_the_link(page, address, mode):
     # Article 002's five-result example, padded with zeros: NDCG@5 = 0.97.
-    page.goto(server.url + "/ndcg?grades=3,2,0,1,2,0,0,0&k=5&gain=exponential")
+    page.goto(address(mode, "/ndcg?grades=3,2,0,1,2,0,0,0&k=5&gain=exponential"))
     grades = [3, 2, 0, 1, 2, 0, 0, 0]
     expect(formula(page, NDCG)).to_have_text(re.compile(rf"= {f(metrics.ndcg_at_k(grades, 5))}$"))
     assert f(metrics.ndcg_at_k(grades, 5)) == "0.97"
@@ -160,9 +150,12 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(("path", "query", "notice"), MALFORMED)
-def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(page, server, path, query, notice):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(
+    page, address, mode, path, query, notice
+):
     seen = watch_page(page)
-    page.goto(f"{server.url}{path}?{query}")
+    page.goto(address(mode, f"{path}?{query}"))
     box = page.locator(".query-notice")
     expect(box).to_be_visible()
     expect(box).to_contain_text(notice)
@@ -176,8 +169,9 @@ def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(p
     assert seen["dialogs"] == [] and seen["errors"] == []
 
 
-def test_a_link_keeps_its_valid_values_when_one_is_bad(page, server):
-    page.goto(server.url + "/binary?relevant=1&k=99&missed=0")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_link_keeps_its_valid_values_when_one_is_bad(page, address, mode):
+    page.goto(address(mode, "/binary?relevant=1&k=99&missed=0"))
     grades = [1] + [0] * 11
     expect(formula(page, P)).to_have_text(f"P@5 = 1 / 5 = {f(metrics.precision_at_k(grades, 5))}")
     expect(page.locator(".query-notice")).to_contain_text("k=“99”")
@@ -189,7 +183,7 @@ def padded(length: int) -> str:
 
 
 @pytest.mark.parametrize("length", [MAX_QUERY_LENGTH + 1, 30_000, 1_500_000])
-@pytest.mark.parametrize("mode", ["served", "exported"])
+@pytest.mark.parametrize("mode", MODES)
 def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, exported_site, mode, length):
     """Served, Bokeh would carry such a query into its websocket, which fails from about 25 KB; the
     server sends the page without it. From a file, the figure ignores it the same way."""
@@ -209,7 +203,7 @@ def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, ex
     assert errors == []
 
 
-@pytest.mark.parametrize("mode", ["served", "exported"])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exported_site, mode):
     base = f"{server.url}/binary" if mode == "served" else (exported_site / "binary.html").as_uri()
     page.goto(f"{base}?{padded(MAX_QUERY_LENGTH)}")
@@ -246,8 +240,9 @@ def test_a_page_address_with_a_trailing_slash_opens_the_page(page, server):
     click_changes(page, "binary")
 
 
-def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
-    page.goto(server.url + "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_link_with_many_bad_values_lists_the_first_few(page, address, mode):
+    page.goto(address(mode, "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3"))
     lines = page.locator(".query-notice p")
     expect(lines).to_have_text(
         [*(f"Ignored “x{i}”: this figure has no such setting." for i in range(4)), "… and 5 more values ignored."]
@@ -255,15 +250,16 @@ def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
     expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
 
 
-def test_presenter_mode_shows_only_the_figure_in_large_type(page, server):
+@pytest.mark.parametrize("mode", MODES)
+def test_presenter_mode_shows_only_the_figure_in_large_type(page, address, mode):
     # Type grows with the screen (test_screens.py checks that it fits at 720p): on a 1080p projector
     # it is well over one and a half times the page's.
     page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(server.url + "/binary")
+    page.goto(address(mode, "/binary"))
     normal = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["binary"].caption)
 
-    page.goto(server.url + "/binary?present=1")
+    page.goto(address(mode, "/binary?present=1"))
     expect(page.locator(".fig-frame.present")).to_be_attached()
     expect(page.locator(".fig-caption")).to_be_hidden()
     large = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
@@ -289,17 +285,18 @@ def in_view(locator, height: int) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
-def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, server):
+@pytest.mark.parametrize("mode", MODES)
+def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, address, mode):
     """The list may be taller than the screen; its numbers must not be."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
-        page.goto(server.url + "/conventions?present=1")
+        page.goto(address(mode, "/conventions?present=1"))
         values = page.locator(".fig-conventions .conv-value")
         expect(values).to_have_count(5)
         for i in range(5):
             assert in_view(values.nth(i), 720), f"convention {i + 1}'s value is off the screen"
-        page.goto(server.url + "/binary?present=1")
+        page.goto(address(mode, "/binary?present=1"))
         expect(page.locator(".fig-frame.present")).to_be_visible()
         page.locator('.rl-row[data-rank="12"] button').scroll_into_view_if_needed()
         page.mouse.wheel(0, 2000)
@@ -312,8 +309,9 @@ def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, serve
         context.close()
 
 
-def test_the_ndcg_page_has_its_caption(page, server):
-    page.goto(server.url + "/ndcg")
+@pytest.mark.parametrize("mode", MODES)
+def test_the_ndcg_page_has_its_caption(page, address, mode):
+    page.goto(address(mode, "/ndcg"))
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["ndcg"].caption)
 
 
@@ -410,10 +408,11 @@ def figure_background(page) -> str:
         ("light", "", LIGHT_BG),
     ],
 )
-def test_the_theme_key_sets_light_or_dark_whatever_the_system_says(browser, server, scheme, query, expected):
+@pytest.mark.parametrize("mode", MODES)
+def test_the_theme_key_sets_light_or_dark_whatever_the_system_says(browser, address, mode, scheme, query, expected):
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
-    page.goto(f"{server.url}/binary?{query}")
+    page.goto(address(mode, f"/binary?{query}"))
     expect(page.locator(".fig-caption")).to_be_visible()
     assert figure_background(page) == expected
     expect(page.locator(".query-notice")).to_be_hidden()
@@ -430,8 +429,9 @@ def test_the_story_page_and_an_exported_file_follow_the_theme_key_too(browser, s
     context.close()
 
 
-def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, server):
-    page.goto(f"{server.url}/binary?theme=<b>purple</b>&k=3")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, address, mode):
+    page.goto(address(mode, "/binary?theme=<b>purple</b>&k=3"))
     expect(page.locator(".query-notice")).to_have_text(
         "Ignored theme=“<b>purple</b>”: theme must be light, dark or auto."
     )

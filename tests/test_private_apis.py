@@ -120,32 +120,3 @@ def test_a_session_context_holds_its_document():
     assert "_document" in inspect.getsource(BokehSessionContext.__init__), relied_on(
         "serving.py _forget_notification_area"
     )
-
-
-def test_panels_extensions_loaded_in_this_process_are_one_set():
-    """export._without_extension leaves the notifications extension out of a saved file."""
-    from panel.reactive import ReactiveHTMLMetaclass
-
-    assert isinstance(ReactiveHTMLMetaclass._loaded_extensions, set), relied_on("export.py _without_extension")
-
-
-def test_panels_inline_resources_and_save_take_what_export_gives_them():
-    from panel.io import resources
-    from panel.io.save import save
-
-    assert resources.CDN_DIST.startswith("https://") and resources.DIST_DIR.is_dir(), relied_on(
-        "export.py _inline_stylesheet"
-    )
-    assert callable(resources.set_resource_mode), relied_on("export.py save_standalone")
-    assert {"resources", "template_variables", "title"} <= set(inspect.signature(save).parameters), relied_on(
-        "export.py save_standalone"
-    )
-
-
-def test_panels_page_template_takes_the_favicon_and_touch_icon_export_sets():
-    from pathlib import Path
-
-    from panel.io.resources import BASE_TEMPLATE
-
-    template = Path(BASE_TEMPLATE.filename).read_text(encoding="utf-8")
-    assert "app_favicon" in template and "apple_icon" in template, relied_on("export.py save_standalone")

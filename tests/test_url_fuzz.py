@@ -10,11 +10,10 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from panel.custom import JSComponent
 from playwright.sync_api import expect
 
 from explainer.figures import BY_NAME, FIGURES
-from explainer.figures.base import FigureView
+from explainer.runtime import view_model
 
 pytestmark = pytest.mark.browser
 
@@ -40,13 +39,16 @@ def encode(pairs) -> str:
     return "?" + urlencode(pairs)
 
 
-def view_model(view: FigureView) -> dict:
-    """The properties a figure's module reads from its model, as the page receives them."""
-    own = set(type(view).param) - set(JSComponent.param)
-    return {name: getattr(view, name) for name in own}
+# How a loaded page gives a test its figure's module and kit: served, through Panel's module
+# shim (the module by its source); exported, through the tag's own loader.
+LOADERS = {
+    "served": """async (name, source) => [
+        await importShim("data:text/javascript;base64," + source), await importShim("explainer/kit")]""",
+    "exported": """async (name) => Promise.all([RelevanceFigure.load(name), RelevanceFigure.load("explainer/kit")])""",
+}
 
 
-def parser_page(browser, url: str, name: str):
+def parser_page(browser, url: str, name: str, mode: str):
     """A loaded figure page, with the figure's own query parser ready as window.parse(search)."""
     page = browser.new_page()
     page.goto(url)
@@ -54,13 +56,12 @@ def parser_page(browser, url: str, name: str):
     view = BY_NAME[name].figure().view
     source = base64.b64encode(view._esm.encode()).decode()
     page.evaluate(
-        """async ([source, model]) => {
-            const m = await importShim("data:text/javascript;base64," + source);
-            const kit = await importShim("explainer/kit");
+        f"""async ([name, source, model]) => {{
+            const [m, kit] = await ({LOADERS[mode]})(name, source);
             const fields = m.queryFields(model);
             window.parse = (search) => kit.stateFromQuery(search, fields, model.default, model.max_query_length);
-        }""",
-        [source, view_model(view)],
+        }}""",
+        [name, source, view_model(view)],
     )
     return page
 
@@ -69,7 +70,7 @@ def parser_page(browser, url: str, name: str):
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported_site, name, mode):
     url = f"{server.url}/{name}" if mode == "served" else (exported_site / f"{name}.html").as_uri()
-    page = parser_page(browser, url, name)
+    page = parser_page(browser, url, name, mode)
     state_class = BY_NAME[name].state_class
     checked = []
 

@@ -64,13 +64,10 @@ def _module_url(path: Path) -> str:
 # needs a tenth of it. (A served page turns such a query away before it makes a session.)
 MAX_QUERY_LENGTH = 4000
 
-# The modules that figure scripts import by name, served inline in both modes.
-IMPORT_MAP = {
-    "imports": {
-        "explainer/metrics": _module_url(PACKAGE / "metrics.js"),
-        "explainer/kit": _module_url(HERE / "kit.js"),
-    }
-}
+# The modules that figure scripts import by name, each after the ones it imports: served inline
+# through an import map to the Panel views, and built into explainer.js for the tag.
+IMPORTED_MODULES = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
+IMPORT_MAP = {"imports": {name: _module_url(path) for name, path in IMPORTED_MODULES.items()}}
 
 
 class FigureState(param.Parameterized):

@@ -411,7 +411,7 @@ export function stateFromQuery(search, fields, base, maxLength) {
 let writeTimer = null;
 
 /** A query string with commas, bars and question marks left as they are typed, so a link stays readable. */
-function readable(params) {
+export function queryText(params) {
   return params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3F/g, "?");
 }
 
@@ -422,7 +422,7 @@ export function writeQuery(pairs) {
     const params = new URLSearchParams(window.location.search);
     for (const key of [...params.keys()]) if (!Object.hasOwn(PAGE_KEYS, key)) params.delete(key);
     for (const [key, value] of pairs) params.set(key, value);
-    const query = readable(params);
+    const query = queryText(params);
     const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
     try {
       window.history.replaceState(window.history.state, "", url);
@@ -483,7 +483,7 @@ export function createPresenterToggle(root) {
     const params = new URLSearchParams(window.location.search);
     if (on) params.set("present", "1");
     else params.delete("present");
-    const query = readable(params);
+    const query = queryText(params);
     try {
       window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
     } catch {
@@ -524,6 +524,9 @@ export function createFlash() {
  *                           or { update, onReset } when Reset must also stop something
  * `build` receives the shell: { model, limits, frame, root, head, notice, controls(...nodes),
  * tools(...nodes), state(), commit(next), say(text) }; the figure places `head` and `notice`.
+ * Once mounted, the shell also has `ask(search)`, and `el` receives a "figure-mounted" event
+ * carrying it: a host that is not a page URL (the <relevance-figure> tag, explainer.js) hands
+ * the figure its query that way.
  */
 export function mountFigure({ model, el }, figure) {
   const frame = h("div", "fig-frame");
@@ -599,11 +602,13 @@ export function mountFigure({ model, el }, figure) {
     links?.update(figure.toQuery(next, model));
     heightChanged();
   });
+  const show = (asked, notes = []) => {
+    notice.show([...asked.ignored, ...notes]);
+    if (JSON.stringify(asked.state) !== JSON.stringify(state)) commit(asked.state);
+  };
   if (model.standalone || model.on_page) applyPageTheme(window.location.search);
   if (model.standalone) {
-    const asked = stateFromPage(figure.queryFields(model), model.state, model.max_query_length);
-    notice.show([...asked.ignored, ...ignoredPageKeys(window.location.search)]);
-    if (JSON.stringify(asked.state) !== JSON.stringify(model.state)) commit(asked.state);
+    show(stateFromPage(figure.queryFields(model), model.state, model.max_query_length), ignoredPageKeys(window.location.search));
   }
   opened = structuredClone(state);
   example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
@@ -616,6 +621,17 @@ export function mountFigure({ model, el }, figure) {
     commit(structuredClone(model.default));
   });
   if (embedded) heightChanged = reportHeight(frame);
+  /**
+   * Show the state a query asks for, from the article's example, with the same notices as a
+   * link's (and `notes`). It becomes the state the figure opened with, which Reset returns to,
+   * unless `opens` is false (the same state asked again, as for a new theme).
+   */
+  shell.ask = (search, notes = [], opens = true) => {
+    show(stateFromQuery(search, figure.queryFields(model), model.default, model.max_query_length), notes);
+    if (opens) opened = structuredClone(state);
+    example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
+  };
+  el.dispatchEvent(new CustomEvent("figure-mounted", { detail: shell }));
   return shell;
 }
 
@@ -665,7 +681,7 @@ function createPageLinks(root, pageLink) {
   root.append(el);
   return {
     update(pairs) {
-      const query = readable(new URLSearchParams(pairs));
+      const query = queryText(new URLSearchParams(pairs));
       own.href = `${pageLink}?${query}`;
       present.href = `${pageLink}?${query}&present=1`;
     },

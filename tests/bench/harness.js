@@ -32,12 +32,28 @@
     return deepAll(".metric-formula").some((el) => el.textContent.trim() !== "");
   }
 
+  /** The page's frame interval in ms: the median gap between 30 animation frames. */
+  async function frameInterval() {
+    const times = [];
+    await new Promise((resolve) => {
+      const step = (now) => {
+        times.push(now);
+        if (times.length > 30) resolve();
+        else requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+    return gaps[Math.floor(gaps.length / 2)];
+  }
+
   /**
    * Click rows in a loop and time each until the text of the `watch` elements has changed.
    * `ranks` are cycled through; with `promote`, a rank whose row has the same grade as
    * the row above is skipped (swapping them changes no number). After each click the loop
    * waits for the next frame and then `pauseMs`. Returns the times in ms from the click to
-   * the changed text, and to the layout done after it.
+   * the changed text, to the layout done after it, and to the first animation frame that
+   * runs once the text has changed (the frame that paints it).
    */
   async function clicks({ ranks, watch, promote = false, count, warmup, pauseMs = 0, timeoutMs = 2000 }) {
     const buttons = deepAll(".rl-activate");
@@ -47,6 +63,7 @@
     const text = () => readouts.map((el) => el.textContent).join("\n");
     const textMs = [];
     const layoutMs = [];
+    const paintMs = [];
     let failures = 0;
     let cursor = 0;
     for (let i = 0; i < warmup + count; i++) {
@@ -60,10 +77,13 @@
       let changedAt = null;
       let done;
       const changed = new Promise((resolve) => (done = resolve));
+      let painted;
+      const paint = new Promise((resolve) => (painted = resolve));
       const observer = new MutationObserver(() => {
         const now = performance.now(); // first, so the comparison below is not counted
         if (changedAt === null && text() !== before) {
           changedAt = now;
+          requestAnimationFrame(() => painted(performance.now()));
           done();
         }
       });
@@ -79,15 +99,17 @@
       } else {
         readouts[0].getBoundingClientRect(); // forces the style and layout the change needs
         const laidOut = performance.now();
+        const frameAt = await paint;
         if (i >= warmup) {
           textMs.push(changedAt - t0);
           layoutMs.push(laidOut - t0);
+          paintMs.push(frameAt - t0);
         }
       }
       await nextFrame();
       if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
-    return { textMs, layoutMs, failures };
+    return { textMs, layoutMs, paintMs, failures };
   }
 
   /**
@@ -131,5 +153,5 @@
     return (offset = sum / n);
   }
 
-  window.__bench = { deepAll, ready, clicks, roundTrip, clockOffset };
+  window.__bench = { deepAll, ready, frameInterval, clicks, roundTrip, clockOffset };
 })();

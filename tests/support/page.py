@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from explainer import metrics
 from explainer.figures.binary import BinaryState
 from explainer.figures.ndcg import TITLES as NDCG_TITLES
@@ -38,6 +40,33 @@ MARKDOWN_TEXT = (
 )
 
 f = metrics.format_number
+
+# For each figure: something to click, and the text that click must change.
+PROBES = {
+    "binary": ('.fig-binary .rl-row[data-rank="2"] button', ".fig-binary .metric-formula"),
+    "ndcg": ('.fig-ndcg .rl-row[data-rank="2"] button', ".fig-ndcg .metric-formula"),
+    "queries": ('.fig-queries .q-row[data-query="2"] .q-cell[data-rank="1"]', ".fig-queries .system-mean"),
+    "unjudged": ('.fig-unjudged .rl-row[data-rank="2"] button', ".fig-unjudged .metric-formula"),
+    "conventions": ('.fig-conventions .rl-row[data-rank="2"] button', ".fig-conventions .conv-table tbody"),
+    "recall-kinds": (
+        '.fig-recall-kinds .rk-row[data-rank="1"] button',
+        ".fig-recall-kinds [data-metric] .metric-formula",
+    ),
+    "which-measure": (
+        ".fig-which .which-list[data-list=b] .which-cell[data-rank='1']",
+        ".fig-which .which-compare tbody",
+    ),
+}
+
+
+def click_changes(page, name: str, timeout: float = 5_000) -> None:
+    """Click the figure's probe and expect its watched text to change."""
+    target, watched = PROBES[name]
+    text = page.locator(watched).first
+    expect(text).to_be_visible(timeout=timeout)
+    before = text.inner_text()
+    page.locator(target).first.click()
+    expect(text).not_to_have_text(before)
 
 
 def watch_page(page) -> dict[str, list]:

@@ -1,0 +1,176 @@
+// <relevance-figure>: the figures as one tag for any HTML page, with no Bokeh, no Panel and no
+// network. explainer.js is this function called with what explainer/runtime.py builds from the
+// figures' own modules, stylesheets and view data:
+//   bundle:  { stylesheets: [css, ...],
+//              figures: { name: { title, caption, stylesheets: [index, ...], model: {...} } } }
+//   modules: { "explainer/metrics": (require) => exports, "explainer/kit": ..., name: ... },
+//            each module's own code as a function, its imports turned into require(...)
+// Each figure runs the very module the Panel view runs (render, queryFields, toQuery), handed a
+// model that behaves as Panel's does for what the modules use: its properties, on(name, callback),
+// and writes to `state`.
+(function defineRelevanceFigure(bundle, modules) {
+  "use strict";
+  if (window.customElements.get("relevance-figure")) return; // the script was included twice
+
+  // -- modules: each runs once, when a figure first needs it --
+
+  const loaded = new Map(); // module name -> its exports
+
+  /** The exports of a module: a figure's (by its name), "explainer/kit" or "explainer/metrics". */
+  function load(name) {
+    if (!loaded.has(name)) {
+      if (!Object.hasOwn(modules, name)) throw new Error(`explainer.js has no module named ${name}`);
+      loaded.set(name, Object.freeze(modules[name](load)));
+    }
+    return loaded.get(name);
+  }
+
+  // -- stylesheets: parsed once, shared by every figure's shadow root --
+
+  let sheets = null;
+  function stylesheetsOf(figure) {
+    if (!sheets) {
+      sheets = bundle.stylesheets.map((css) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        return sheet;
+      });
+    }
+    return figure.stylesheets.map((i) => sheets[i]);
+  }
+
+  // -- the model a figure module expects --
+
+  /**
+   * A model as Panel gives a figure module: the view's properties (from Python, at build time),
+   * on(name or names, callback) for changes that come from elsewhere, and writes. Here nothing
+   * else changes a property (in Panel, such changes come from Python), so no callback is ever
+   * due, and a click's write costs no more than storing a value. Reading a property the view
+   * does not have throws, naming it: a module that works in Panel only by luck of an undefined
+   * must fail here, loudly, not draw half a figure.
+   */
+  function createModel(name, values, onWrite) {
+    const target = {
+      on(keys) {
+        for (const key of [keys].flat()) {
+          // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,
+          // and a tag that never sent one would leave a figure waiting in silence.
+          if (!Object.hasOwn(values, key)) throw new Error(`<relevance-figure name="${name}">: the figure listens for model "${key}", which the tag does not send`);
+        }
+      },
+    };
+    for (const key of Object.keys(values)) {
+      Object.defineProperty(target, key, {
+        enumerable: true,
+        get: () => values[key],
+        set: (value) => {
+          values[key] = value;
+          onWrite(key, value);
+        },
+      });
+    }
+    return new Proxy(target, {
+      get(object, key) {
+        if (typeof key === "symbol" || key in object) return object[key];
+        throw new Error(`<relevance-figure name="${name}">: the figure read model.${key}, which its view does not have`);
+      },
+      set(object, key, value) {
+        if (!(key in values)) throw new Error(`<relevance-figure name="${name}">: the figure wrote model.${String(key)}, which its view does not have`);
+        object[key] = value;
+        return true;
+      },
+    });
+  }
+
+  /**
+   * <relevance-figure name="binary" state="relevant=2,3,5&k=4" theme="dark" caption="...">: one
+   * figure in its own shadow root, as tall as its content. `state` takes the keys of the figure
+   * page's URL, with the same notices for values it ignores; `theme` is light, dark or auto (the
+   * page's or the system's); `caption` replaces the figure's own caption ("" for none).
+   * `standalone` makes it the whole page (its title as the heading, state in the page URL,
+   * presenter view), `on-page` has it follow the page URL's theme key, and `page-link` adds links
+   * to the figure's own page in the reader's state: the exported pages use them. A reader's change dispatches
+   * a "statechange" event with { state, query }.
+   */
+  class RelevanceFigure extends HTMLElement {
+    // A predict attribute will join these when the figures have a predict mode (a view property).
+    static observedAttributes = ["name", "state", "theme", "caption"];
+
+    static load = load;
+    static figures = Object.freeze(Object.keys(bundle.figures));
+
+    #shell = null;
+    #kit = null;
+    #query = null; // the figure's state as a query: (state) => text
+
+    connectedCallback() {
+      if (!this.shadowRoot) this.attachShadow({ mode: "open" });
+      if (!this.#shell) this.#mount();
+    }
+
+    attributeChangedCallback(attribute, before, after) {
+      if (!this.shadowRoot || before === after) return;
+      if (attribute === "state" && this.#shell) this.#ask(this.getAttribute("state") ?? "");
+      // A new theme keeps the state the reader has reached.
+      else if (attribute === "theme" && this.#shell) this.#ask(this.#query(this.#shell.state()), false);
+      else if (attribute === "name" || attribute === "caption") this.#mount();
+    }
+
+    #mount() {
+      this.#shell = null;
+      const root = this.shadowRoot;
+      const name = this.getAttribute("name") ?? "";
+      const figure = Object.hasOwn(bundle.figures, name) ? bundle.figures[name] : null;
+      if (!figure) {
+        this.#problem(`No figure is named “${name}”. explainer.js has ${RelevanceFigure.figures.join(", ")}.`);
+        return;
+      }
+      const [module, kit] = [load(name), load("explainer/kit")];
+      const el = document.createElement("div");
+      root.adoptedStyleSheets = stylesheetsOf(figure);
+      root.replaceChildren(el);
+      const values = structuredClone(figure.model);
+      values.caption = this.getAttribute("caption") ?? figure.caption;
+      values.standalone = this.hasAttribute("standalone");
+      values.heading = values.standalone ? figure.title : "";
+      values.on_page = this.hasAttribute("on-page");
+      values.page_link = this.getAttribute("page-link") ?? "";
+      const model = createModel(name, values, (key, value) => {
+        if (key !== "state") return;
+        const query = () => this.#query(value); // made only if a listener asks: a click need not pay for it
+        this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, get query() { return query(); } } }));
+      });
+      this.#kit = kit;
+      this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
+      el.addEventListener("figure-mounted", (event) => (this.#shell = event.detail), { once: true });
+      try {
+        module.render({ model, el });
+      } catch (error) {
+        this.#problem(`The figure could not be drawn: ${error.message}`);
+        throw error;
+      }
+      if (!values.standalone) this.#ask(this.getAttribute("state") ?? "");
+    }
+
+    /**
+     * Show the state a query asks for, and the theme attribute's, with a notice of what was
+     * ignored; Reset returns to it unless `opens` is false (the reader's own state, asked again).
+     */
+    #ask(search, opens = true) {
+      const theme = this.getAttribute("theme") ?? "auto";
+      if (theme === "light" || theme === "dark") this.style.setProperty("--explainer-theme", theme);
+      else this.style.removeProperty("--explainer-theme");
+      this.#shell.ask(search, this.#kit.ignoredPageKeys(new URLSearchParams({ theme })), opens);
+    }
+
+    #problem(text) {
+      const box = document.createElement("p");
+      box.setAttribute("role", "alert");
+      box.textContent = text;
+      this.shadowRoot.replaceChildren(box);
+    }
+  }
+
+  window.RelevanceFigure = RelevanceFigure;
+  window.customElements.define("relevance-figure", RelevanceFigure);
+});
