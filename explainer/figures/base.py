@@ -118,6 +118,16 @@ class FigureState(param.Parameterized):
         self.param.update(**{name: copy.deepcopy(self.param[name].default) for name in self.fields})
 
     @classmethod
+    def _made_for(cls, what: str, **parameters: param.Parameter) -> type[FigureState]:
+        """A subclass whose ``parameters`` replace this class's: a state class made for one list.
+
+        Its limits and defaults are that list's, so a view reads them from the class as it reads
+        the article's (``BinaryState.for_list``, ``ConventionsState.for_list``).
+        """
+        body = {"__doc__": f"{cls.__doc__}\n\nMade for {what}.", "__module__": cls.__module__, **parameters}
+        return type(f"{cls.__name__}ForList", (cls,), body)
+
+    @classmethod
     def limits(cls) -> dict[str, dict[str, Any]]:
         """Each field's bounds, lengths or options, as the browser receives them (``model.limits``)."""
         return {name: limits_of(cls.param[name]) for name in cls.fields}
@@ -197,10 +207,13 @@ class Figure(Viewer):
         if state is not None and not isinstance(state, self.state_class):
             raise TypeError(f"{type(self).__name__}: state must be a {self.state_class.__name__}, got {state!r}")
         self.state = state if state is not None else self.state_class(**state_params)
+        # A state of a class made for one list (``BinaryState.for_list``) brings its own
+        # limits and its own default, that list; the figure's class has the article's.
+        kind = type(self.state)
         self.view = self.view_class(
             state=self.state.to_dict(),
-            default=self.state_class().to_dict(),
-            limits=self.state_class.limits(),
+            default=kind().to_dict(),
+            limits=kind.limits(),
             standalone=standalone,
             caption=caption,
         )
