@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from explainer.evaluation.cli import add_evaluate_command
+from explainer.workbench.cli import add_workbench_options
 
 DEFAULT_PORT = 5006
 
@@ -128,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
     shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
     shots_cmd.set_defaults(run=screenshots)
-    add_evaluate_command(commands)
+    add_workbench_options(add_evaluate_command(commands))
     parser.command_names = tuple(commands.choices)  # what main() tells apart from serve's options
     return parser
 

@@ -50,8 +50,12 @@ def serve_pages(
     threaded: bool = False,
     prefix: str = "",
     num_procs: int = 1,
+    routes: dict | None = None,
 ):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
+
+    ``routes`` adds or replaces pages by route, each a function that builds a fresh page (the
+    evaluate command serves its files' workbench at /evaluate this way).
 
     Only the pages are served (no admin page, no autoreload, no static directories, no
     /components/ files), websockets are accepted only from this host and from ``allow_origins``,
@@ -63,11 +67,12 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
+    served = {**ROUTES, **(routes or {})}
     if not threaded:  # the server has the process to itself (a test's server does not)
-        _freeze_what_every_session_shares(ROUTES)
+        _freeze_what_every_session_shares(served)
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
     return pn.serve(
-        {route: _session_of(build) for route, build in ROUTES.items()},
+        {route: _session_of(build) for route, build in served.items()},
         port=port,
         address=address,
         websocket_origin=sorted(origins),

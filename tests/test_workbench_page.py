@@ -22,7 +22,13 @@ from support.server import wait_until
 pytestmark = pytest.mark.browser
 
 f4 = lambda x: metrics.format_number(x, 4)  # noqa: E731
-TREC = {"P_10": "P.10", "recall_100": "recall.100", "recip_rank": "recip_rank", "map": "map", "ndcg_cut_10": "ndcg_cut.10"}
+TREC = {
+    "P_10": "P.10",
+    "recall_100": "recall.100",
+    "recip_rank": "recip_rank",
+    "map": "map",
+    "ndcg_cut_10": "ndcg_cut.10",
+}
 
 
 def trec_values(qrels: dict, run: dict, qid: str) -> dict[str, float]:
@@ -180,7 +186,9 @@ def test_flipping_a_result_in_figure_1_judges_it_in_both_lists(shown):
     shown.wait_python(lambda s: s.judgments == {qid: {docid: 0 if relevant else 1}}, "the flip to reach Python")
     expect(shown.result(0, docid)).to_contain_text("✗ not relevant" if relevant else "✓ relevant")
     if first in detail["runs"][1]["docs"]:
-        expect(shown.result(1, docid)).to_have_class("wb-result is-relevant is-whatif" if not relevant else "wb-result is-whatif")
+        expect(shown.result(1, docid)).to_have_class(
+            "wb-result is-relevant is-whatif" if not relevant else "wb-result is-whatif"
+        )
 
 
 def test_moving_a_result_up_in_the_second_figure_moves_it_in_its_list(shown):
