@@ -51,8 +51,11 @@ def serve_pages(
     prefix: str = "",
     num_procs: int = 1,
     routes: dict | None = None,
+    access_code: str | None = None,
 ):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
+
+    With ``access_code``, a page opens only for a browser that gave the code (``ACCESS``).
 
     ``routes`` adds or replaces pages by route, each a function that builds a fresh page (the
     evaluate command serves its files' workbench at /evaluate this way).
@@ -67,6 +70,7 @@ def serve_pages(
     from explainer.pages import ROUTES, TITLES
 
     use_explainer_handlers()
+    ACCESS.require(access_code)
     served = {**ROUTES, **(routes or {})}
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(served)
@@ -182,6 +186,79 @@ def _release_memory_soon(session_context) -> None:
     _release_timers[loop] = loop.call_later(RELEASE_AFTER_S, release)
 
 
+class AccessCode:
+    """An optional access code: with one, a page (and its websocket) opens only for a browser that gave it.
+
+    The code is asked for once, in a form of its own (never in a URL, which logs and browser
+    histories keep); a right one sets a cookie holding an HMAC of the code under a key made at
+    start-up, valid until the server stops. A wrong one waits a second before the form comes
+    back. Scripts and stylesheets stay public: they are Bokeh's and Panel's own.
+    """
+
+    COOKIE = "explainer-access"
+
+    def __init__(self):
+        self.key = b""
+        self.digest: str | None = None
+
+    def require(self, code: str | None) -> None:
+        import hashlib
+        import hmac
+        import secrets
+
+        self.key = secrets.token_bytes(32)
+        self.digest = hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest() if code else None
+
+    def _digest_of(self, code: str) -> str:
+        import hashlib
+        import hmac
+
+        return hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def allows(self, handler) -> bool:
+        import hmac
+
+        if self.digest is None:
+            return True
+        given = handler.get_cookie(self.COOKIE) or ""
+        return hmac.compare_digest(given.encode("ascii", "replace"), self.digest.encode("ascii"))
+
+    def ask(self, handler, wrong: bool = False) -> None:
+        from html import escape
+
+        handler.set_status(403 if wrong else 401)
+        handler.set_header("Content-Type", "text/html; charset=utf-8")
+        handler.set_header("Cache-Control", "no-store")
+        note = "<p role='alert'>That is not the code. Ask the person who started the server.</p>" if wrong else ""
+        handler.finish(ACCESS_PAGE.format(note=note, action=escape(handler.request.path, quote=True)))
+
+    async def check(self, handler) -> None:
+        import asyncio
+        import hmac
+
+        if self.digest is None:
+            return handler.redirect(handler.request.path, status=303)
+        code = handler.get_body_argument("code", default="")[:200].strip()
+        if not hmac.compare_digest(self._digest_of(code).encode("ascii"), self.digest.encode("ascii")):
+            await asyncio.sleep(1.0)  # a guesser gets one try a second
+            return self.ask(handler, wrong=True)
+        handler.set_cookie(self.COOKIE, self.digest, httponly=True, samesite="Strict", path="/")
+        handler.redirect(handler.request.path, status=303)
+
+
+ACCESS = AccessCode()
+
+# The form that asks for the access code: no script, nothing fetched.
+ACCESS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Access code</title>
+<style>body{{font:16px system-ui,sans-serif;max-width:28em;margin:4em auto;padding:0 1em;color-scheme:light dark}}
+input,button{{font:inherit;padding:.4em .6em}}</style></head><body>
+<h1>This explainer asks for an access code</h1>{note}
+<form method="post" action="{action}"><label>Access code <input name="code" autocomplete="off" autofocus required></label>
+<button type="submit">Open</button></form></body></html>
+"""
+
+
 def use_explainer_handlers() -> None:
     """Put our page and websocket handlers in Bokeh's per-app URL patterns, in place of Panel's.
 
@@ -199,10 +276,13 @@ def use_explainer_handlers() -> None:
       origin must be in the allowed list (this host's own names and ``--allow-origin``).
     """
     from bokeh.server.urls import per_app_patterns
-    from panel.io.server import DocHandler, WSHandler
+    from panel.io.server import AutoloadJsHandler, DocHandler, WSHandler
+    from tornado.web import HTTPError
 
     class ExplainerDocHandler(DocHandler):
         async def get(self, *args, **kwargs):
+            if not ACCESS.allows(self):
+                return ACCESS.ask(self)
             # Redirects are relative, so that they hold behind a proxy that rewrites the path.
             path, query = self.request.path, self.request.query
             if len(query) > MAX_QUERY_LENGTH:
@@ -217,7 +297,16 @@ def use_explainer_handlers() -> None:
                 return self.redirect(f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}", status=303)
             return await super().get(*args, **kwargs)
 
+        async def post(self, *args, **kwargs):
+            # The access code's form: a right code sets its cookie and reloads the page.
+            return await ACCESS.check(self)
+
     class ExplainerWSHandler(WSHandler):
+        def prepare(self):
+            if not ACCESS.allows(self):
+                raise HTTPError(403)
+            return super().prepare()
+
         def check_origin(self, origin: str) -> bool:
             return is_same_origin(origin, self.request.host) or super().check_origin(origin)
 
@@ -225,7 +314,17 @@ def use_explainer_handlers() -> None:
             self.set_nodelay(True)
             return super().open(*args, **kwargs)
 
-    ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
+    class ExplainerAutoloadJsHandler(AutoloadJsHandler):
+        def prepare(self):
+            if not ACCESS.allows(self):
+                raise HTTPError(403)
+            return super().prepare()
+
+    ours = {
+        WSHandler: ExplainerWSHandler,
+        DocHandler: ExplainerDocHandler,
+        AutoloadJsHandler: ExplainerAutoloadJsHandler,
+    }
     per_app_patterns[:] = [(pattern, ours.get(handler, handler)) for pattern, handler in per_app_patterns]
     use_explainer_static_files()
 

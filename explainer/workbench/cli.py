@@ -33,6 +33,9 @@ def add_workbench_options(parser: argparse.ArgumentParser) -> None:
         "--address", default="127.0.0.1", help="with --serve: address to bind (default %(default)s, this computer only)"
     )
     group.add_argument("--no-browser", dest="browser", action="store_false", help="with --serve: open no browser")
+    from explainer.cli import add_access_code_option
+
+    add_access_code_option(group)
     parser.set_defaults(run=run_and_exit)
 
 
@@ -120,13 +123,21 @@ def write_html(workbench, path: Path) -> Path:
 
 
 def serve(args, workbench_of) -> None:
-    """Serve the explainer with this workbench at /evaluate, and open it."""
-    from explainer.cli import _shown_host, _wants_browser
+    """Serve the explainer with this workbench at /evaluate, and open it.
+
+    Served beyond this computer, the workbench asks for an access code, made and printed here
+    unless one was given: these are the reader's own judgments and runs.
+    """
+    from explainer.cli import _shown_host, _wants_browser, access_code
     from explainer.pages import evaluate_page
     from explainer.serving import serve_pages
 
     url = f"http://{_shown_host(args.address)}:{args.port}/evaluate"
     print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
+    asked = args.access_code
+    if asked is None and not _is_loopback(args.address):
+        asked = ""
+    code = access_code(asked)
     if args.browser and _wants_browser():
         import webbrowser
 
@@ -135,9 +146,26 @@ def serve(args, workbench_of) -> None:
         # Once the server's loop (this thread's) runs: the page, not the story at /.
         IOLoop.current().add_callback(lambda: webbrowser.open(url))
     try:
-        serve_pages(args.port, args.address, [], routes={"/evaluate": lambda: evaluate_page(workbench_of())})
+        serve_pages(
+            args.port,
+            args.address,
+            [],
+            routes={"/evaluate": lambda: evaluate_page(workbench_of())},
+            access_code=code,
+        )
     except OSError as error:
         raise SystemExit(
             f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
             "Is another server using that port? Try --port with another number."
         ) from None
+
+
+def _is_loopback(address: str) -> bool:
+    import ipaddress
+
+    if address == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
