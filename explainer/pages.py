@@ -82,6 +82,12 @@ def story_page(exported: bool = False):
         parts += [figure, _figure_links(name, exported)]
         start = marker.end()
     parts.append(text[start:])
+    if not exported:  # a saved story has no server: the workbench is written with --html instead
+        parts.append(
+            f"## {EVALUATE_TITLE}\n\nEvery number here was computed on lists made up to teach. "
+            "[The workbench](evaluate) computes them on a golden set of 100 judged queries and two runs, or on "
+            "your own qrels and runs: from the gate's verdict to the query that moved and the terms that moved it."
+        )
     parts = [
         _markdown(part) if isinstance(part, str) else part
         for part in parts

@@ -149,3 +149,26 @@ def test_panels_page_template_takes_the_favicon_and_touch_icon_export_sets():
 
     template = Path(BASE_TEMPLATE.filename).read_text(encoding="utf-8")
     assert "app_favicon" in template and "apple_icon" in template, relied_on("export.py save_standalone")
+
+
+def test_a_component_hands_the_pages_messages_to_handle_msg_and_sends_with_send_msg():
+    """The workbench receives upload pieces in WorkbenchView._handle_msg and answers with _send_msg."""
+    from panel.custom import ReactiveESM
+
+    source = inspect.getsource(ReactiveESM._process_event)
+    assert "self._handle_msg" in source, relied_on("workbench/view.py WorkbenchView._handle_msg")
+    assert "ESMEvent" in inspect.getsource(ReactiveESM._send_msg), relied_on("workbench/view.py Workbench._message")
+
+
+def test_panels_embed_script_handler_is_the_one_bokeh_routes():
+    """serving.py asks for the access code in the embed script's handler too (panel.io.server.AutoloadJsHandler)."""
+    from bokeh.server.urls import per_app_patterns
+    from panel.io.server import AutoloadJsHandler
+
+    from explainer import serving
+
+    handlers = dict(per_app_patterns)
+    assert handlers["/autoload.js"] is AutoloadJsHandler or issubclass(handlers["/autoload.js"], AutoloadJsHandler), (
+        relied_on("serving.py use_explainer_handlers")
+    )
+    assert serving.AccessCode.COOKIE

@@ -111,6 +111,7 @@ ALLOWED_HANDLERS = {
     "ExplainerWSHandler",
     "MetadataHandler",
     "AutoloadJsHandler",
+    "ExplainerAutoloadJsHandler",  # the embed script, behind the access code when there is one
     "ExplainerDocHandler",
     "ExplainerStaticHandler",
     "ErrorHandler",
