@@ -1,13 +1,31 @@
 """Interactive figures that explain search-relevance metrics, and the metrics core behind them.
 
 Every figure's class and state class is a public name here (``explainer.BinaryFigure``,
-``explainer.BinaryState``, ...), taken from the registry in ``explainer.figures``.
+``explainer.BinaryState``, ...), taken from the registry in ``explainer.figures``; and the
+evaluation workbench, ``explainer.Workbench(qrels, run, run2)``.
+
+They load on first use: ``import explainer.evaluation`` (the command line's evaluate, a
+script scoring ten million results) needs numpy only, not Panel and Bokeh, whose import
+took seconds of every evaluation.
 """
 
-from explainer import metrics
-from explainer.figures import FIGURES
+import functools
 
-_PUBLIC = {cls.__name__: cls for page in FIGURES for cls in (page.figure, page.state_class)}
-globals().update(_PUBLIC)
+from explainer import metrics as metrics  # the metrics core: numpy only, loaded at once
 
-__all__ = [*sorted(_PUBLIC), "metrics"]
+
+@functools.cache
+def _public() -> dict:
+    from explainer.figures import FIGURES
+    from explainer.workbench import Workbench
+
+    names = {cls.__name__: cls for page in FIGURES for cls in (page.figure, page.state_class)}
+    return {**names, "Workbench": Workbench}
+
+
+def __getattr__(name: str):
+    if name == "__all__":
+        return [*sorted(_public()), "metrics"]
+    if not name.startswith("_") and name in _public():
+        return _public()[name]
+    raise AttributeError(f"module 'explainer' has no attribute {name!r}")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from explainer.evaluation.cli import add_evaluate_command
+from explainer.workbench.cli import add_workbench_options
 
 DEFAULT_PORT = 5006
 
@@ -31,6 +32,7 @@ def serve(args: argparse.Namespace) -> None:
     )
     if args.address in ("0.0.0.0", "::") and (lan := network_address()):
         print(f"Others on this network can open http://{lan}:{args.port}{path}", flush=True)
+    code = access_code(args.access_code)
     try:
         serve_pages(
             args.port,
@@ -39,12 +41,46 @@ def serve(args: argparse.Namespace) -> None:
             show=args.browser and _wants_browser(),
             prefix=args.prefix,
             num_procs=args.num_procs,
+            access_code=code,
         )
     except OSError as error:
         raise SystemExit(
             f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
             "Is another server using that port? Try --port with another number."
         ) from None
+
+
+# Letters and digits nobody mistakes for one another when a code is read out or written on a board.
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def access_code(asked: str | None) -> str | None:
+    """The access code to serve with: the one given, a new one for ``--access-code`` alone, or None.
+
+    A new code is printed (only then: one the user chose is theirs to know). It is never logged.
+    """
+    if asked is None:
+        return None
+    if asked:
+        return asked
+    import secrets
+
+    code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(5)) for _ in range(2))
+    print(f"Access code: {code} (give it to the people who should open the pages)", flush=True)
+    return code
+
+
+def add_access_code_option(parser: argparse.ArgumentParser) -> None:
+    """``--access-code [CODE]``: pages open only for a browser that gave the code."""
+    parser.add_argument(
+        "--access-code",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="CODE",
+        help="ask every visitor for this code before a page opens (alone: make one and print it); "
+        "use it when serving beyond this computer anything not everyone there should see",
+    )
 
 
 def _restart_on_c_malloc() -> None:
@@ -116,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument(
         "--num-procs", type=int, default=1, metavar="N", help="server processes to fork, for a large audience"
     )
+    add_access_code_option(serve_cmd)
     serve_cmd.set_defaults(run=serve)
     export_cmd = commands.add_parser(
         "export",
@@ -126,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
     shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
     shots_cmd.set_defaults(run=screenshots)
-    add_evaluate_command(commands)
+    add_workbench_options(add_evaluate_command(commands))
     parser.command_names = tuple(commands.choices)  # what main() tells apart from serve's options
     return parser
 

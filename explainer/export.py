@@ -50,15 +50,15 @@ def tag(name: str, **attributes: str | bool) -> str:
     return f"<relevance-figure {' '.join(parts)}></relevance-figure>"
 
 
-def light_page(title: str, body: str, names: list[str] | None) -> str:
-    """A page with ``body`` inside <main>: explainer.js for the figures ``names`` inline, or with None, from its file."""
-    script = '<script src="explainer.js"></script>' if names is None else f"<script>\n{runtime.script(names)}</script>"
+def light_page(title: str, body: str, script: str | None) -> str:
+    """A page with ``body`` inside <main> and explainer.js: ``script`` inline (``runtime.script``'s text), or with None, from its file."""
+    script = '<script src="explainer.js"></script>' if script is None else f"<script>\n{script}</script>"
     return TEMPLATE.substitute(title=html.escape(title), favicon=FAVICON, css=PAGE_CSS, body=body, script=script)
 
 
 def figure_page(name: str) -> str:
     """A figure alone with its title as heading and its caption: its state follows the page URL, and it offers presenter view."""
-    return light_page(BY_NAME[name].title, tag(name, standalone=True), [name])
+    return light_page(BY_NAME[name].title, tag(name, standalone=True), runtime.script([name]))
 
 
 def story_page() -> str:
@@ -71,7 +71,7 @@ def story_page() -> str:
         else:
             names.append(value)
             body.append(tag(value, caption="", on_page=True, page_link=f"{value}.html"))
-    return light_page(TITLE, "\n".join(body), names)
+    return light_page(TITLE, "\n".join(body), runtime.script(names))
 
 
 def embed_page() -> str:

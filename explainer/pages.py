@@ -23,6 +23,11 @@ STORY = (HERE / "story.md").read_text(encoding="utf-8")
 
 TITLE = "How good is this ranking? Search relevance measures, explained"
 STORY_SHOWS = "the story: judgments, every figure in its place, which measure answers which question, how to choose"
+EVALUATE_TITLE = "Evaluate runs, query by query"
+EVALUATE_SHOWS = (
+    "the workbench: a golden set (or your own qrels and runs) evaluated as trec_eval does, the gate, "
+    "each measure's distribution, every query, and one query's two lists with live arithmetic and what-if judgments"
+)
 
 # Panel's page template with what every page of ours adds: the viewport, so that a phone shows
 # the page at its own width (not a desktop page shrunk to 40%); the page's background in the
@@ -89,15 +94,38 @@ def story_page():
         figure = BY_NAME[value].figure()
         figure.view.param.update(on_page=True, page_link=value)
         parts.append(figure)
+    # Served only: an exported story has no server, and the workbench's saved file is written
+    # with its data by ``relevance-explainer evaluate ... --html FILE``.
+    parts.append(
+        _markdown(
+            f"## {EVALUATE_TITLE}\n\nEvery number here was computed on lists made up to teach. "
+            "[The workbench](evaluate) computes them on a golden set of 100 judged queries and two runs, or on "
+            "your own qrels and runs: from the gate's verdict to the query that moved and the terms that moved it."
+        )
+    )
     return _page(*parts)
 
 
+def evaluate_page(workbench=None):
+    """The workbench page: the golden set, or the ``workbench`` given (the command's files)."""
+    from explainer.workbench import Workbench
+
+    shown = workbench if workbench is not None else Workbench.golden()
+    shown.view.on_page = True
+    return _page(shown)
+
+
 def pages() -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
-    """Every served page by name ("index" is the story): its title and a builder of a fresh copy."""
+    """Every served page by name ("index" is the story): its title and a builder of a fresh copy.
+
+    The workbench is served (``/evaluate``) but not exported with the figures: its saved file
+    carries its data, and ``relevance-explainer evaluate ... --html FILE`` writes it.
+    """
     # Plain functions, not partials: Panel's server only calls what is a function.
     every = {"index": (TITLE, story_page)}
     for page in FIGURES:
         every[page.name] = (page.title, lambda name=page.name: figure_page(name))
+    every["evaluate"] = (EVALUATE_TITLE, evaluate_page)
     return every
 
 
@@ -109,6 +137,7 @@ def readme_pages_table() -> str:
     """The README's table of pages and what each shows, made from the registry (a test keeps them equal)."""
     lines = ["| page | what it shows |", "|---|---|", f"| `/` | {STORY_SHOWS} |"]
     lines += [f"| `/{page.name}` | {_cell(page.shows)} |" for page in FIGURES]
+    lines += [f"| `/evaluate` | {_cell(EVALUATE_SHOWS)} |"]
     return "\n".join(lines) + "\n"
 
 

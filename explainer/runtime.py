@@ -25,7 +25,7 @@ from typing import Any
 from panel.custom import JSComponent
 
 from explainer.figures import BY_NAME, FIGURES
-from explainer.figures.base import HERE, IMPORTED_MODULES, FigureView, module_source
+from explainer.figures.base import HERE, FigureView, module_source
 
 ELEMENT_JS = HERE / "element.js"
 
@@ -41,11 +41,21 @@ def view_model(view: FigureView) -> dict[str, Any]:
 
 def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
     """What element.js receives: the shared modules, the stylesheets, and each named figure (default: all)."""
+    chosen = [page.name for page in FIGURES] if names is None else list(names)
+    return bundle_of(
+        {name: (BY_NAME[name].title, BY_NAME[name].caption, BY_NAME[name].figure().view) for name in chosen}
+    )
+
+
+def bundle_of(views: dict[str, tuple[str, str, FigureView]]) -> dict[str, Any]:
+    """The bundle of the given views by tag name, each with its title and caption: the view's
+    module, its stylesheets and its data as they are now (a workbench's view carries its files')."""
+    imports: dict[str, str] = {}
     stylesheets: list[str] = []
     figures = {}
-    for name in [page.name for page in FIGURES] if names is None else names:
-        page = BY_NAME[name]
-        view = page.figure().view
+    for name, (title, caption, view) in views.items():
+        for module, path in type(view)._modules.items():
+            imports.setdefault(module, module_source(path))
         sheets = []
         for css in type(view)._stylesheets:
             if css not in stylesheets:
@@ -53,17 +63,13 @@ def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
             sheets.append(stylesheets.index(css))
         model = {key: value for key, value in view_model(view).items() if key not in TAG_PROPERTIES}
         figures[name] = {
-            "title": page.title,
-            "caption": page.caption,
+            "title": title,
+            "caption": caption,
             "module": view._esm,
             "stylesheets": sheets,
             "model": model,
         }
-    return {
-        "imports": {name: module_source(path) for name, path in IMPORTED_MODULES.items()},
-        "stylesheets": stylesheets,
-        "figures": figures,
-    }
+    return {"imports": imports, "stylesheets": stylesheets, "figures": figures}
 
 
 def script(names: Iterable[str] | None = None) -> str:

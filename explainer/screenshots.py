@@ -39,5 +39,43 @@ def take(out_dir: Path) -> list[Path]:
                 page.locator(".fig-frame").screenshot(path=path)
                 written.append(path)
                 page.close()
+        written += _workbench(browser, Path(tmp), out_dir)
         browser.close()
+    return written
+
+
+# The workbench on the golden set's query the candidate lost most on, opened at its terms: wide
+# and light, and on a phone, dark.
+WORKBENCH_QUERY = "g044"
+WORKBENCH_VIEWS = (
+    ("workbench.png", {"viewport": {"width": 1280, "height": 800}, "color_scheme": "light"}),
+    (
+        "workbench-phone-dark.png",
+        {
+            "viewport": {"width": 390, "height": 844},
+            "color_scheme": "dark",
+            "has_touch": True,
+            "device_scale_factor": 2,
+        },
+    ),
+)
+
+
+def _workbench(browser, tmp: Path, out_dir: Path) -> list[Path]:
+    from explainer.workbench import Workbench
+    from explainer.workbench.cli import write_html
+
+    page_file = write_html(Workbench.golden(preload=True, uploads=False), tmp / "evaluate.html")
+    written = []
+    for name, options in WORKBENCH_VIEWS:
+        context = browser.new_context(**options)
+        page = context.new_page()
+        page.goto(f"{page_file.as_uri()}?query={WORKBENCH_QUERY}")
+        page.locator(".wb-figure .fig").first.wait_for()
+        page.evaluate("document.fonts.ready")
+        page.locator(".wb-query .wb-heading").evaluate("el => el.scrollIntoView({ block: 'start' })")
+        path = out_dir / name
+        page.screenshot(path=path)
+        written.append(path)
+        context.close()
     return written

@@ -19,7 +19,7 @@ import sys
 import time
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,12 @@ BODY_TIMEOUT_S = 10.0
 # each system, about 1.3 KB, is the largest a figure holds (tests/test_abuse.py measures each
 # figure's). A longer message closes the connection before it is read.
 MAX_MESSAGE_BYTES = 32 * 1024
+# The workbench's page also sends the files a reader uploads, one piece a message
+# (``workbench/upload.py``): a MiB as base64, 1,398,104 characters. Its websocket alone takes
+# messages this long, and only its view (a model whose ``uploads`` is true) may send pieces.
+UPLOAD_PAGE = "/evaluate"
+MAX_UPLOAD_MESSAGE_BYTES = 2 * 1024 * 1024
+UPLOAD_MESSAGES = frozenset({"start", "chunk", "end"})
 # What the server logs of one message, at most (Bokeh would log a refused message whole).
 MAX_LOG_CHARS = 500
 # A connection that keeps sending what no page sends is logged once, then at most this often.
@@ -85,8 +91,15 @@ def serve_pages(
     threaded: bool = False,
     prefix: str = "",
     num_procs: int = 1,
+    routes: dict | None = None,
+    access_code: str | None = None,
 ):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
+
+    With ``access_code``, a page opens only for a browser that gave the code (``ACCESS``).
+
+    ``routes`` adds or replaces pages by route, each a function that builds a fresh page (the
+    evaluate command serves its files' workbench at /evaluate this way).
 
     Only the pages are served (no admin page, no autoreload, no static directories, no
     /components/ files, no autoload.js), websockets are accepted only from this host and from
@@ -101,11 +114,13 @@ def serve_pages(
     use_explainer_handlers()
     use_explainer_http_server()
     _shorten_long_log_messages()
+    ACCESS.require(access_code)
+    served = {**ROUTES, **(routes or {})}
     if not threaded:  # the server has the process to itself (a test's server does not)
-        _freeze_what_every_session_shares(ROUTES)
+        _freeze_what_every_session_shares(served)
     origins = {f"{host}:{port}" for host in ("localhost", "127.0.0.1", address)} | set(allow_origins)
     return pn.serve(
-        {route: _session_of(build) for route, build in ROUTES.items()},
+        {route: _session_of(build) for route, build in served.items()},
         port=port,
         address=address,
         websocket_origin=sorted(origins),
@@ -298,26 +313,30 @@ def describe(event: Any) -> str:
     return kind
 
 
-def page_events(content: Any, states: dict[str, frozenset[str]], ready_seen: bool) -> tuple[list, list[str]]:
+def page_events(content: Any, models: PageModels, ready_seen: bool) -> tuple[list, list[str]]:
     """The events of a PATCH-DOC's ``content`` that a page sends, rebuilt from their checked parts,
     and a description of each of the others (dropped).
 
     A page sends its figures' states, each a change of the ``state`` property of a figure's
-    data model (``states`` maps their ids to their fields), and "document ready" once
-    (``ready_seen``: already). Of several states for one figure only the last counts, as it
-    would once applied; anything else (new roots, other properties or models, other events)
-    is dropped. The returned events are built here, so nothing else of the message reaches Bokeh.
+    data model (``models.states`` maps their ids to their fields), "document ready" once
+    (``ready_seen``: already), and, from a view that takes uploads (``models.uploads``), the
+    pieces of a file (``upload_event``). Of several states for one figure only the last counts,
+    as it would once applied; anything else (new roots, other properties or models, other
+    events) is dropped. The returned events are built here, so nothing else of the message
+    reaches Bokeh.
     """
     if not isinstance(content, dict) or not isinstance(content.get("events"), list):
         return [], ["a message without a list of events"]
     ready: list[dict] = []
+    pieces: list[dict] = []
     last: dict[str, dict] = {}
     dropped: list[str] = []
     for event in content["events"]:
         if isinstance(event, dict) and event.get("kind") == "ModelChanged" and event.get("attr") == "state":
             model = event.get("model")
             model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
-            if isinstance(model_id, str) and model_id in states and is_state(event.get("new"), states[model_id]):
+            fields = models.states.get(model_id) if isinstance(model_id, str) else None
+            if fields is not None and is_state(event.get("new"), fields):
                 last.pop(model_id, None)
                 last[model_id] = {
                     "kind": "ModelChanged",
@@ -329,22 +348,67 @@ def page_events(content: Any, states: dict[str, frozenset[str]], ready_seen: boo
             dropped.append("a state that is not a figure's")
         elif event == DOCUMENT_READY and not (ready_seen or ready):
             ready.append(copy.deepcopy(DOCUMENT_READY))
+        elif (piece := upload_event(event, models.uploads)) is not None:
+            pieces.append(piece)
         else:
             dropped.append(describe(event))
-    return ready + list(last.values()), dropped
+    return ready + pieces + list(last.values()), dropped
 
 
-def figure_states(document) -> dict[str, frozenset[str]]:
-    """The figures' state models in a session's document: their ids and their states' fields."""
+def upload_event(event: Any, uploads: frozenset[str]) -> dict | None:
+    """A piece of an upload as Panel's ``model.send_msg`` sends it, rebuilt, or None for anything else:
+    a "data_event" of a view in ``uploads`` whose data is a plain map with a ``type`` of
+    ``UPLOAD_MESSAGES`` (the workbench checks the rest: ``upload.Inbox``)."""
+    if not (
+        isinstance(event, dict)
+        and set(event) == {"kind", "msg_type", "msg_data"}
+        and event["kind"] == "MessageSent"
+        and event["msg_type"] == "bokeh_event"
+    ):
+        return None
+    data = event["msg_data"]
+    if not (isinstance(data, dict) and data.get("type") == "event" and data.get("name") == "data_event"):
+        return None
+    values = data.get("values")
+    entries = dict(values["entries"]) if is_map(values) and len(values.get("entries", [])) == 2 else {}
+    model, message = entries.get("model"), entries.get("data")
+    model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
+    if model_id not in uploads or not (is_map(message) and is_plain(message)):
+        return None
+    if dict(message.get("entries", [])).get("type") not in UPLOAD_MESSAGES:
+        return None
+    return {
+        "kind": "MessageSent",
+        "msg_type": "bokeh_event",
+        "msg_data": {
+            "type": "event",
+            "name": "data_event",
+            "values": {"type": "map", "entries": [["model", {"id": model_id}], ["data", message]]},
+        },
+    }
+
+
+class PageModels(NamedTuple):
+    """What a page's document lets a browser change: figures' states and views that take uploads."""
+
+    states: dict[str, frozenset[str]]  # a figure's state model's id -> the state's fields
+    uploads: frozenset[str]  # the ids of views that take uploads (their ``uploads`` is true)
+
+
+def page_models(document) -> PageModels:
+    """The figures' state models in a session's document (their ids and their states' fields),
+    and its views that take uploads."""
     from panel.models.esm import ReactiveESM
 
-    found = {}
+    states, uploads = {}, set()
     for model in document.models:
         data = getattr(model, "data", None) if isinstance(model, ReactiveESM) else None
         state = getattr(data, "state", None)
         if isinstance(state, dict):
-            found[data.id] = frozenset(state)
-    return found
+            states[data.id] = frozenset(state)
+            if getattr(data, "uploads", False) is True:
+                uploads.add(model.id)
+    return PageModels(states, frozenset(uploads))
 
 
 def shorten(text: str, limit: int = 120) -> str:
@@ -368,14 +432,15 @@ class PageMessages:
     - an error reply is a short code (``refused-event``, ``refused-state``, ``refused-message``),
       never Bokeh's traceback of the server's files.
 
-    Tornado refuses a message over ``MAX_MESSAGE_BYTES`` before reading it (close code 1009).
+    Tornado refuses a message over ``MAX_MESSAGE_BYTES`` (on the workbench's page,
+    ``MAX_UPLOAD_MESSAGE_BYTES``) before reading it (close code 1009).
     """
 
     _frames = 0
     _pulled = False
     _ready_seen = False
     _closing = False
-    _states: dict[str, frozenset[str]] | None = None
+    _models: PageModels | None = None
     _dropped = 0
     _dropped_unlogged = 0
     _next_drop_log = 0.0
@@ -423,9 +488,9 @@ class PageMessages:
                 [f"a {shorten(kind, 40)} message" if kind != "PULL-DOC-REQ" else "a second PULL-DOC-REQ"]
             )
             return self._error(message, "refused-message")
-        if self._states is None:
-            self._states = figure_states(self.connection.session.document)
-        events, dropped = page_events(message.content, self._states, self._ready_seen)
+        if self._models is None:
+            self._models = page_models(self.connection.session.document)
+        events, dropped = page_events(message.content, self._models, self._ready_seen)
         if dropped:
             self._note_dropped(dropped)
         if not events:
@@ -480,6 +545,79 @@ class PageMessages:
         self.close(1008, code)
 
 
+class AccessCode:
+    """An optional access code: with one, a page (and its websocket) opens only for a browser that gave it.
+
+    The code is asked for once, in a form of its own (never in a URL, which logs and browser
+    histories keep); a right one sets a cookie holding an HMAC of the code under a key made at
+    start-up, valid until the server stops. A wrong one waits a second before the form comes
+    back. Scripts and stylesheets stay public: they are Bokeh's and Panel's own.
+    """
+
+    COOKIE = "explainer-access"
+
+    def __init__(self):
+        self.key = b""
+        self.digest: str | None = None
+
+    def require(self, code: str | None) -> None:
+        import hashlib
+        import hmac
+        import secrets
+
+        self.key = secrets.token_bytes(32)
+        self.digest = hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest() if code else None
+
+    def _digest_of(self, code: str) -> str:
+        import hashlib
+        import hmac
+
+        return hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def allows(self, handler) -> bool:
+        import hmac
+
+        if self.digest is None:
+            return True
+        given = handler.get_cookie(self.COOKIE) or ""
+        return hmac.compare_digest(given.encode("ascii", "replace"), self.digest.encode("ascii"))
+
+    def ask(self, handler, wrong: bool = False) -> None:
+        from html import escape
+
+        handler.set_status(403 if wrong else 401)
+        handler.set_header("Content-Type", "text/html; charset=utf-8")
+        handler.set_header("Cache-Control", "no-store")
+        note = "<p role='alert'>That is not the code. Ask the person who started the server.</p>" if wrong else ""
+        handler.finish(ACCESS_PAGE.format(note=note, action=escape(handler.request.path, quote=True)))
+
+    async def check(self, handler) -> None:
+        import asyncio
+        import hmac
+
+        if self.digest is None:
+            return handler.redirect(handler.request.path, status=303)
+        code = handler.get_body_argument("code", default="")[:200].strip()
+        if not hmac.compare_digest(self._digest_of(code).encode("ascii"), self.digest.encode("ascii")):
+            await asyncio.sleep(1.0)  # a guesser gets one try a second
+            return self.ask(handler, wrong=True)
+        handler.set_cookie(self.COOKIE, self.digest, httponly=True, samesite="Strict", path="/")
+        handler.redirect(handler.request.path, status=303)
+
+
+ACCESS = AccessCode()
+
+# The form that asks for the access code: no script, nothing fetched.
+ACCESS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Access code</title>
+<style>body{{font:16px system-ui,sans-serif;max-width:28em;margin:4em auto;padding:0 1em;color-scheme:light dark}}
+input,button{{font:inherit;padding:.4em .6em}}</style></head><body>
+<h1>This explainer asks for an access code</h1>{note}
+<form method="post" action="{action}"><label>Access code <input name="code" autocomplete="off" autofocus required></label>
+<button type="submit">Open</button></form></body></html>
+"""
+
+
 def use_explainer_handlers() -> None:
     """Put our page and websocket handlers in Bokeh's per-app URL patterns, in place of Panel's.
 
@@ -502,9 +640,12 @@ def use_explainer_handlers() -> None:
     """
     from bokeh.server.urls import per_app_patterns
     from panel.io.server import DocHandler, WSHandler
+    from tornado.web import HTTPError
 
     class ExplainerDocHandler(DocHandler):
         async def get(self, *args, **kwargs):
+            if not ACCESS.allows(self):
+                return ACCESS.ask(self)
             # Redirects are relative, so that they hold behind a proxy that rewrites the path.
             path, query = self.request.path, self.request.query
             if len(query) > MAX_QUERY_LENGTH:
@@ -519,7 +660,23 @@ def use_explainer_handlers() -> None:
                 return self.redirect(f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}", status=303)
             return await super().get(*args, **kwargs)
 
+        async def post(self, *args, **kwargs):
+            # The access code's form: a right code sets its cookie and reloads the page.
+            return await ACCESS.check(self)
+
     class ExplainerWSHandler(PageMessages, WSHandler):
+        @property
+        def max_message_size(self) -> int:
+            # Read by Tornado when the connection opens: the workbench's page sends file pieces.
+            if self.application_context.url == UPLOAD_PAGE:
+                return MAX_UPLOAD_MESSAGE_BYTES
+            return super().max_message_size
+
+        def prepare(self):
+            if not ACCESS.allows(self):
+                raise HTTPError(403)
+            return super().prepare()
+
         def check_origin(self, origin: str) -> bool:
             from bokeh.server.util import check_allowlist
 

@@ -49,6 +49,7 @@ from tornado.websocket import WebSocketClosedError, websocket_connect
 from explainer import serving
 from explainer.figures import FIGURES
 from explainer.pages import ROUTES
+from explainer.workbench.upload import CHUNK_BYTES
 
 from support.server import Server
 
@@ -562,6 +563,9 @@ def test_the_pages_send_only_their_documents_request_document_ready_and_states(p
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
     for route in ROUTES:
         page.goto(served.url + route)
+        if route == "/evaluate":  # the workbench: a what-if judgment, then its figures on the query opened
+            page.locator(".wb-row .wb-link").first.click()
+            page.locator(".wb-list.wb-run-1 select.wb-grade").first.select_option("3")
         buttons = page.locator(".fig button:visible")
         expect(buttons.first).to_be_visible()
         for button in buttons.all()[:30]:
@@ -775,6 +779,73 @@ def test_events_other_than_a_figures_state_are_dropped_and_logged_briefly(loop, 
     logged = served.log()[outcome.log_from :]
     assert logged.count("Dropped") == 1 and "a change of 'esm'" in logged and len(logged) < 1000, logged[-2000:]
     outcome.check("events other than a figure's state")
+
+
+# A new Bokeh model, as a message's value would make one.
+DIV = {"type": "object", "name": "Div", "id": "evil", "attributes": {"text": "made by a message"}}
+
+
+def upload_piece(model_id: str, message: dict[str, Any], model: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A piece of an upload as the workbench's page sends it (Panel's ``model.send_msg``); ``model``
+    is put in the message as its "model" entry."""
+    data = as_map(message)
+    if model is not None:
+        data["entries"].append(["model", model])
+    return {
+        "kind": "MessageSent",
+        "msg_type": "bokeh_event",
+        "msg_data": {
+            "type": "event",
+            "name": "data_event",
+            "values": {"type": "map", "entries": [["model", {"id": model_id}], ["data", data]]},
+        },
+    }
+
+
+def view_model(doc: dict[str, Any], uploads: bool | None = None) -> str:
+    """The id of the (first) figure view's model in a document; with ``uploads``, one whose data says so."""
+    return next(
+        model["id"]
+        for model in models_of(doc)
+        if isinstance(model["attributes"].get("data"), dict)
+        and "state" in model["attributes"]["data"].get("attributes", {})
+        and (uploads is None or model["attributes"]["data"]["attributes"].get("uploads") is uploads)
+    )
+
+
+def test_upload_pieces_are_taken_only_from_the_workbench_and_only_there_as_long_as_a_piece(loop, served):
+    """The workbench's page sends files a MiB a message; no other page sends pieces or messages that long."""
+    seen: dict[str, Any] = {}
+    piece = "A" * (4 * (CHUNK_BYTES // 3 + 1))  # the longest base64 piece a page sends
+
+    async def attack():
+        figure = await Session(served.url).open()
+        workbench = await Session(served.url, "/evaluate").open()
+        figure_view, workbench_view = view_model(figure.doc), view_model(workbench.doc, uploads=True)
+        start = {"type": "start", "slot": "qrels", "name": "a.qrels", "size": CHUNK_BYTES, "pieces": 1}
+        yield
+        seen["figure piece"] = await attempt(figure, "PATCH-DOC", {"events": [upload_piece(figure_view, start)]})
+        seen["other message"] = await attempt(
+            workbench, "PATCH-DOC", {"events": [upload_piece(workbench_view, {"type": "run-this"})]}
+        )
+        seen["object inside"] = await attempt(
+            workbench,
+            "PATCH-DOC",
+            {"events": [upload_piece(workbench_view, {"type": "start", "name": "a.qrels"}, model=DIV)]},
+        )
+        seen["start"] = await attempt(workbench, "PATCH-DOC", {"events": [upload_piece(workbench_view, start)]})
+        chunk = {"type": "chunk", "slot": "qrels", "index": 0, "data": piece}
+        seen["long piece"] = await attempt(workbench, "PATCH-DOC", {"events": [upload_piece(workbench_view, chunk)]})
+        seen["long on a figure"] = await attempt(figure, "PATCH-DOC", {"events": [upload_piece(figure_view, chunk)]})
+        yield
+        await figure.close()
+        await workbench.close()
+
+    outcome = under_attack(loop, served, attack)
+    assert seen["figure piece"] == seen["other message"] == seen["object inside"] == "refused: refused-event", seen
+    assert seen["start"] == seen["long piece"] == "OK", seen
+    assert seen["long on a figure"].startswith("closed"), seen["long on a figure"]
+    outcome.check("upload pieces")
 
 
 def test_a_pushed_document_a_second_pull_and_a_server_info_request_are_refused(loop, served):

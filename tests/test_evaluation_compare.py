@@ -137,3 +137,27 @@ def test_a_query_one_run_lacks_counts_zero_there():
     assert c.measures["recip_rank"].candidate.tolist() == [1.0, 0.0]
     assert c.only_baseline == ("q2",)
     assert "1 query has no result in run: counted as 0 there" in "\n".join(c.lines())
+
+
+def test_the_random_randomization_test_agrees_with_scipys_within_their_spread():
+    # Drawn here in batches, not by scipy: the two are Monte Carlo estimates of one p-value.
+    rng = np.random.default_rng(11)
+    for n, shift in ((40, 0.02), (300, 0.01), (2000, 0.003)):
+        a = rng.random(n)
+        b = a + rng.normal(shift, 0.1, n)
+        ours, exact = randomization_test(a, b, n_permutations=20_000, seed=5)
+        theirs = stats.permutation_test(
+            (b, a),
+            lambda x, y, axis: np.mean(x - y, axis=axis),
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=20_000,
+            rng=np.random.default_rng(5),
+        ).pvalue
+        p = max(ours, theirs)
+        assert not exact
+        assert ours == pytest.approx(theirs, abs=4 * math.sqrt(2 * p * (1 - p) / 20_000) + 2 / 20_000), (
+            n,
+            ours,
+            theirs,
+        )

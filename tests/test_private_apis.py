@@ -120,3 +120,62 @@ def test_a_session_context_holds_its_document():
     assert "_document" in inspect.getsource(BokehSessionContext.__init__), relied_on(
         "serving.py _forget_notification_area"
     )
+
+
+def test_a_component_hands_the_pages_messages_to_handle_msg_and_sends_with_send_msg():
+    """The workbench receives upload pieces in WorkbenchView._handle_msg and answers with _send_msg."""
+    from panel.custom import ReactiveESM
+
+    source = inspect.getsource(ReactiveESM._process_event)
+    assert "self._handle_msg" in source, relied_on("workbench/view.py WorkbenchView._handle_msg")
+    assert "ESMEvent" in inspect.getsource(ReactiveESM._send_msg), relied_on("workbench/view.py Workbench._message")
+
+
+def test_bokehs_server_makes_its_http_server_by_the_module_name_serving_replaces():
+    import bokeh.server.server
+
+    source = inspect.getsource(bokeh.server.server)
+    assert "HTTPServer(" in source and hasattr(bokeh.server.server, "HTTPServer"), relied_on(
+        "serving.py use_explainer_http_server"
+    )
+
+
+def test_tornados_iostream_finds_a_read_position_from_its_buffer_and_regex():
+    from tornado.iostream import IOStream
+
+    source = inspect.getsource(IOStream.__mro__[1])
+    for name in (
+        "def _find_read_pos",
+        "self._read_regex",
+        "self._read_buffer_size",
+        "self._read_buffer",
+        "def _check_max_bytes",
+    ):
+        assert name in source, relied_on(f"serving.py RequestStream ({name})")
+
+
+def test_bokehs_websocket_handler_reads_with_its_receiver_and_answers_through_its_connection():
+    from bokeh.server.connection import ServerConnection
+    from bokeh.server.protocol_handler import ProtocolHandler
+    from bokeh.server.session import ServerSession
+    from bokeh.server.views.ws import WSHandler
+
+    assert "self.receiver.consume" in inspect.getsource(WSHandler._receive), relied_on("serving.py PageMessages")
+    for name in ("pull", "patch"):
+        assert callable(getattr(ServerSession, name)), relied_on(f"serving.py PageMessages (ServerSession.{name})")
+    assert callable(ServerConnection.ok) and "protocol" in inspect.getsource(ServerConnection), relied_on(
+        "serving.py PageMessages._error"
+    )
+    assert "ServerSession.pull" in inspect.getsource(ProtocolHandler), relied_on("serving.py PageMessages._answer")
+
+
+def test_a_components_data_model_carries_its_state():
+    """serving.page_models finds each figure's state on its ReactiveESM model's ``data``."""
+    from bokeh.document import Document
+    from panel.models.esm import ReactiveESM
+
+    from explainer.figures.binary import BinaryFigure
+
+    figure = BinaryFigure()
+    root = figure.view.get_root(Document())
+    assert isinstance(root, ReactiveESM) and isinstance(root.data.state, dict), relied_on("serving.py page_models")

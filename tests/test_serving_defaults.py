@@ -111,6 +111,7 @@ ALLOWED_HANDLERS = {
     "ExplainerWSHandler",
     "MetadataHandler",
     "AutoloadJsHandler",
+    "ExplainerAutoloadJsHandler",  # the embed script, behind the access code when there is one
     "ExplainerDocHandler",
     "ExplainerStaticHandler",
     "ErrorHandler",
@@ -249,7 +250,8 @@ def test_served_pages_set_no_cookie_and_load_only_from_this_server(browser, prob
 
         page.on("response", check_headers)
         for route in ROUTES:
-            page.goto(probe_server.url + route)
+            # The workbench shows its figures on a query's lists: open one.
+            page.goto(probe_server.url + route + ("?query=g001" if route == "/evaluate" else ""))
             expect(page.locator(".fig .rl-row, .fig button").first).to_be_visible()
             page.locator(".fig button").first.click()
             assert page.evaluate("document.cookie") == ""

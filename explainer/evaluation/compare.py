@@ -7,12 +7,11 @@ for a bar chart of deltas), wins, ties and losses, and three statistics, all fro
 - the paired t-test (``scipy.stats.ttest_rel``), two-sided;
 - the paired randomization test (Fisher's, as Smucker, Allan and Carterette, CIKM 2007,
   recommend for IR): under the null hypothesis each query's two scores could have come
-  from either system, so each difference keeps or flips its sign at random
-  (``scipy.stats.permutation_test`` with ``permutation_type="samples"``), two-sided, with
-  ``n_permutations`` random flips from ``seed``; when 2^n flips are no more than
-  ``n_permutations``, scipy enumerates them all and the p-value is exact. A random test's
-  p-value is (flips at least as extreme + 1) / (n_permutations + 1), scipy's, which never
-  reports 0 for what it did not enumerate;
+  from either system, so each difference keeps or flips its sign at random, two-sided,
+  with ``n_permutations`` random flips from ``seed``; when 2^n flips are no more than
+  ``n_permutations``, ``scipy.stats.permutation_test`` enumerates them all and the p-value
+  is exact. A random test's p-value is (flips at least as extreme + 1) / (n_permutations + 1),
+  scipy's formula, which never reports 0 for what it did not enumerate;
 - a bootstrap confidence interval of the mean difference (``scipy.stats.bootstrap``, BCa
   by default, ``n_bootstrap`` resamples of queries from ``seed``).
 
@@ -193,9 +192,13 @@ def randomization_test(
 ) -> tuple[float, bool]:
     """The two-sided paired randomization test of the mean difference: ``(p, exact)``.
 
-    ``scipy.stats.permutation_test`` with ``permutation_type="samples"`` swaps each
-    query's two scores at random (flips the sign of its difference); exact when all 2^n
-    swaps fit in ``n_permutations``. Fewer than one query: ``(nan, True)``.
+    Each query's two scores are swapped at random (the sign of its difference flipped), as
+    ``scipy.stats.permutation_test`` with ``permutation_type="samples"`` does. When all 2^n
+    swaps fit in ``n_permutations`` scipy enumerates them and p is exact. Otherwise
+    ``n_permutations`` random flips from ``seed`` are drawn here, a batch of about a million
+    signs at a time, and p = (flips at least as extreme + 1) / (n_permutations + 1), scipy's
+    formula: scipy's vectorized call held every flip at once (800 MB for 10,000 queries, and
+    two minutes). Fewer than one query: ``(nan, True)``.
     """
     from scipy import stats
 
@@ -204,22 +207,39 @@ def randomization_test(
     n = len(baseline)
     if n < 1:
         return float("nan"), True
-    if not np.any(candidate - baseline):
+    delta = candidate - baseline
+    if not np.any(delta):
         return 1.0, True  # every swap gives the same mean difference, 0
+    if 2**n <= n_permutations:
 
-    def mean_difference(x, y, axis):
-        return np.mean(x - y, axis=axis)
+        def mean_difference(x, y, axis):
+            return np.mean(x - y, axis=axis)
 
-    result = stats.permutation_test(
-        (candidate, baseline),
-        mean_difference,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=n_permutations,
-        alternative="two-sided",
-        rng=np.random.default_rng(seed),
-    )
-    return float(result.pvalue), bool(2**n <= n_permutations)
+        result = stats.permutation_test(
+            (candidate, baseline),
+            mean_difference,
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=n_permutations,
+            alternative="two-sided",
+            rng=np.random.default_rng(seed),
+        )
+        return float(result.pvalue), True
+    rng = np.random.default_rng(seed)
+    observed = abs(float(np.mean(delta)))
+    # As scipy: a flip whose mean equals the observed one up to rounding counts as extreme.
+    slack = observed * 1e-14
+    batch = max(1, (1 << 20) // n)
+    extreme = 0
+    total = float(np.sum(delta))
+    for start in range(0, n_permutations, batch):
+        rows = min(batch, n_permutations - start)
+        # One random bit per query (eight from each random byte): 1 keeps its sign, 0 flips it,
+        # so the flipped sum is 2 * (the kept queries' sum) - (the sum of all).
+        kept = np.unpackbits(np.frombuffer(rng.bytes(rows * -(-n // 8)), dtype=np.uint8)).reshape(rows, -1)[:, :n]
+        means = (2 * (kept @ delta) - total) / n
+        extreme += int(np.count_nonzero(np.abs(means) >= observed - slack))
+    return (extreme + 1) / (n_permutations + 1), False
 
 
 def bootstrap_interval(
@@ -248,6 +268,8 @@ def bootstrap_interval(
                 confidence_level=confidence,
                 method=chosen,
                 rng=np.random.default_rng(seed),
+                # About a million values at a time: all at once held 800 MB for 10,000 queries.
+                batch=max(1, (1 << 20) // len(delta)),
             )
         low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
         if low == low and high == high:

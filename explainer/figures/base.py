@@ -67,7 +67,14 @@ MAX_QUERY_LENGTH = 4000
 # The modules that figure scripts import by name, each after the ones it imports: served inline
 # through an import map to the Panel views, and built into explainer.js for the tag.
 IMPORTED_MODULES = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
-IMPORT_MAP = {"imports": {name: _module_url(path) for name, path in IMPORTED_MODULES.items()}}
+
+
+def import_map(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """An import map that serves each module (name -> file) inline, as a ``data:`` URL."""
+    return {"imports": {name: _module_url(path) for name, path in modules.items()}}
+
+
+IMPORT_MAP = import_map(IMPORTED_MODULES)
 
 
 class FigureState(param.Parameterized):
@@ -113,6 +120,16 @@ class FigureState(param.Parameterized):
     def reset(self) -> None:
         """Return every field to its default, the article's example."""
         self.param.update(**{name: copy.deepcopy(self.param[name].default) for name in self.fields})
+
+    @classmethod
+    def _made_for(cls, what: str, **parameters: param.Parameter) -> type[FigureState]:
+        """A subclass whose ``parameters`` replace this class's: a state class made for one list.
+
+        Its limits and defaults are that list's, so a view reads them from the class as it reads
+        the article's (``BinaryState.for_list``, ``ConventionsState.for_list``).
+        """
+        body = {"__doc__": f"{cls.__doc__}\n\nMade for {what}.", "__module__": cls.__module__, **parameters}
+        return type(f"{cls.__name__}ForList", (cls,), body)
 
     @classmethod
     def limits(cls) -> dict[str, dict[str, Any]]:
@@ -168,6 +185,9 @@ class FigureView(JSComponent):
         doc="What each measure is called and is blind to, from explainer.measures.",
     )
 
+    # The modules its script imports by name (name -> file): in Panel through the import map,
+    # in explainer.js as functions (``explainer.runtime``).
+    _modules = IMPORTED_MODULES
     _importmap = IMPORT_MAP
     _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
     # Apply a browser change at once: Panel's default waits 50 ms to coalesce edits, which
@@ -204,10 +224,13 @@ class Figure(Viewer):
         if state is not None and not isinstance(state, self.state_class):
             raise TypeError(f"{type(self).__name__}: state must be a {self.state_class.__name__}, got {state!r}")
         self.state = state if state is not None else self.state_class(**state_params)
+        # A state of a class made for one list (``BinaryState.for_list``) brings its own
+        # limits and its own default, that list; the figure's class has the article's.
+        kind = type(self.state)
         self.view = self.view_class(
             state=self.state.to_dict(),
-            default=self.state_class().to_dict(),
-            limits=self.state_class.limits(),
+            default=kind().to_dict(),
+            limits=kind.limits(),
             standalone=standalone,
             heading=heading,
             caption=caption,

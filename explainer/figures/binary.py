@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 import param
 
 from explainer import metrics
@@ -59,13 +62,25 @@ class BinaryState(FigureState):
         relevant document among the missed. R grows only when nothing missed is left to
         bring in, and shrinks only when the missed count is already at its maximum.
         """
-        if not 1 <= rank <= RESULT_COUNT:
-            raise ValueError(f"rank must be between 1 and {RESULT_COUNT}, got {rank!r}")
+        count = len(self.relevant)
+        if not 1 <= rank <= count:
+            raise ValueError(f"rank must be between 1 and {count}, got {rank!r}")
         relevant = list(self.relevant)
         relevant[rank - 1] = not relevant[rank - 1]
         step = -1 if relevant[rank - 1] else 1
-        missed = min(max(self.missed + step, 0), self.param.missed.bounds[1])
+        low, high = self.param.missed.bounds
+        missed = min(max(self.missed + step, low), high)
         self.param.update(relevant=relevant, missed=missed)
+
+    @classmethod
+    def for_list(cls, relevant: Sequence[bool], missed: int, k: int = ARTICLE_K) -> type[BinaryState]:
+        """A state class for a real query's list: ``relevant`` (a flag per rank) and k are its
+        defaults, and its ``missed`` count is data, fixed, not a setting.
+
+        With ``missed`` fixed, a flip is a judgment: R follows it, where the article's figure
+        keeps R and moves the missed count. Classes are made once per list.
+        """
+        return _binary_for_list(cls, tuple(bool(r) for r in relevant), int(missed), int(k))
 
     @property
     def grades(self) -> list[int]:
@@ -87,6 +102,21 @@ class BinaryState(FigureState):
             "rr": metrics.reciprocal_rank(grades),
             "ap": metrics.average_precision(grades, n),
         }
+
+
+@functools.lru_cache(maxsize=512)
+def _binary_for_list(cls, relevant: tuple[bool, ...], missed: int, k: int) -> type[BinaryState]:
+    length = len(relevant)
+    if not length:
+        raise ValueError("a list for figure 1 needs at least one result")
+    return cls._made_for(
+        f"a list of {length} results, {missed} relevant missed",
+        relevant=Flags(default=list(relevant), length=length, doc=cls.param.relevant.doc),
+        k=Count(default=min(max(k, 1), length), bounds=(1, length), doc=cls.param.k.doc),
+        missed=Count(
+            default=missed, bounds=(missed, missed), doc="Relevant documents the list did not retrieve: data."
+        ),
+    )
 
 
 class BinaryView(FigureView):

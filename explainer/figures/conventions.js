@@ -119,7 +119,9 @@ export function render(view) {
 
 /** Judged relevant documents the list missed: one stepper per grade, best first. */
 function createMissedGrades(shell, flash) {
-  const { max_length: most, min_grade: low, max_grade: high } = shell.limits.missed_grades;
+  // A list made for a real query gives one length: its missed documents are data, not a setting.
+  const { length: fixed, max_length: most = fixed, min_length: fewest = fixed ?? 0, min_grade: low, max_grade: high } =
+    shell.limits.missed_grades;
   const box = h("div", "conv-missed");
   box.append(h("p", "conv-missed-title", "Judged relevant, but not in the list"));
   const steppers = {};
@@ -134,7 +136,7 @@ function createMissedGrades(shell, flash) {
       const missed = state.missed_grades.slice();
       if (by < 0) {
         const at = missed.indexOf(grade);
-        if (at < 0) return;
+        if (at < 0 || missed.length <= fewest) return;
         missed.splice(at, 1);
       } else if (missed.length >= most) {
         flash(`At most ${most} missed documents.`);
@@ -154,7 +156,7 @@ function createMissedGrades(shell, flash) {
     update(missed) {
       for (const [grade, stepper] of Object.entries(steppers)) {
         const n = missed.filter((g) => g === Number(grade)).length;
-        stepper.set(n, { canLess: n > 0, canMore: missed.length < most });
+        stepper.set(n, { canLess: n > 0 && missed.length > fewest, canMore: missed.length < most });
       }
     },
   };

@@ -9,6 +9,8 @@ k. Each row of the figure's table names the tools that make those choices.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import param
@@ -17,7 +19,7 @@ from explainer import metrics
 from explainer.figures.base import HERE, Figure, FigurePage, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
 from explainer.figures.ndcg import MAX_GRADE, RESULT_COUNT, TITLES, GradedListState
-from explainer.figures.params import Count, Grades
+from explainer.figures.params import Count, Grades, Permutation
 
 # The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),
 # cut at k = 5, where every convention gives a different number.
@@ -170,6 +172,17 @@ class ConventionsState(GradedListState):
         doc="Grades (1 to 3) of the judged relevant documents the list did not retrieve, best first.",
     )
 
+    @classmethod
+    def for_list(
+        cls, grades: Sequence[int], missed_grades: Sequence[int], k: int = DEFAULT_K, highest: int = MAX_GRADE
+    ) -> type[ConventionsState]:
+        """A state class for a real query's list: its ``grades`` (rank order) and k are its defaults,
+        grades run up to ``highest``, and ``missed_grades`` (the judged relevant documents outside
+        the list) are data, fixed, not a setting. Classes are made once per list.
+        """
+        missed = tuple(sorted((int(g) for g in missed_grades), reverse=True))
+        return _conventions_for_list(cls, tuple(int(g) for g in grades), missed, int(k), int(highest))
+
     @property
     def judged(self) -> list[int]:
         """Every judged document's grade: the list's, then the missed ones."""
@@ -200,6 +213,26 @@ class ConventionsState(GradedListState):
         out["recall"] = metrics.recall_at_k(ranked, self.k, self.n_relevant)
         out["hit_rate"] = metrics.hit_rate_at_k(ranked, self.k)
         return out
+
+
+@functools.lru_cache(maxsize=512)
+def _conventions_for_list(cls, grades: tuple[int, ...], missed: tuple[int, ...], k: int, highest: int):
+    length = len(grades)
+    if not length:
+        raise ValueError("a list for the conventions figure needs at least one result")
+    return cls._made_for(
+        f"a list of {length} results, {len(missed)} judged relevant outside it",
+        grades=Grades(default=list(grades), highest=highest, bounds=(length, length), doc=cls.param.grades.doc),
+        order=Permutation(default=list(range(length)), length=length, doc=cls.param.order.doc),
+        k=Count(default=min(max(k, 1), length), bounds=(1, length), doc=cls.param.k.doc),
+        missed_grades=Grades(
+            default=list(missed),
+            lowest=1,
+            highest=highest,
+            bounds=(len(missed), len(missed)),
+            doc="Grades of the judged relevant documents outside the list: data.",
+        ),
+    )
 
 
 def story_numbers() -> dict[str, str]:

@@ -157,6 +157,7 @@
      * ignored; Reset returns to it unless `opens` is false (the reader's own state, asked again).
      */
     #ask(search, opens = true) {
+      if (!this.#shell) return; // a page of its own (the workbench) reads no state attribute
       const theme = this.getAttribute("theme") ?? "auto";
       if (theme === "light" || theme === "dark") this.style.setProperty("--explainer-theme", theme);
       else this.style.removeProperty("--explainer-theme");

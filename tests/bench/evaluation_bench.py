@@ -155,7 +155,7 @@ def main() -> None:
         f"evaluate {', '.join(MEASURES)} per query and their means; medians of {args.repeat} runs, each tool in its own process"
     )
     print()
-    header = f"{'tool':<14}{'time (s)':>10}{'runs (s)':>24}{'peak RSS (MB)':>15}{'x pytrec_eval':>15}  goal"
+    header = f"{'tool':<14}{'time (s)':>10}  {'runs (s)':>30}{'peak RSS (MB)':>15}{'x pytrec_eval':>15}  goal"
     print(header)
     print("-" * (len(header) + 30))
     for tool, results in runs.items():
@@ -167,7 +167,7 @@ def main() -> None:
             met_time = seconds <= reference / 2
             met_rss = rss <= 1024
             goal = f"time <= 0.5x: {'met' if met_time else 'NOT MET'}; RSS <= 1 GB: {'met' if met_rss else 'NOT MET'}"
-        print(f"{tool:<14}{seconds:>10.1f}{each:>24}{rss:>15.0f}{seconds / reference:>14.2f}x  {goal}")
+        print(f"{tool:<14}{seconds:>10.1f}  {each:>30}{rss:>15.0f}{seconds / reference:>14.2f}x  {goal}")
     print()
     print("Means (must agree):")
     for tool, results in runs.items():

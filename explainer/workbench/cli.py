@@ -1,0 +1,178 @@
+"""``relevance-explainer evaluate QRELS RUN [RUN2] --html FILE | --serve``: the workbench from the command line.
+
+The evaluate command prints trec_eval's table and the comparison as before (and keeps its exit
+codes); ``--html FILE`` then writes the whole workbench for those files as one self-contained
+page that works offline (for internal documentation), and ``--serve`` serves it at /evaluate
+and opens it. ``--topics`` and ``--documents`` add the queries' texts and the documents' titles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+MAX_HTML_RESULTS = 500_000
+"""A saved page carries every query's lists: at most this many result lines in all (some 25 MB)."""
+
+
+def add_workbench_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--html``, ``--serve`` and their options to the evaluate command's parser."""
+    group = parser.add_argument_group("the workbench: explore the runs query by query")
+    group.add_argument("--topics", metavar="FILE", help="the queries' texts: qid, a tab, the text (one a line)")
+    group.add_argument("--documents", metavar="FILE", help="the documents' titles: docid, a tab, the title")
+    group.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="write the workbench for these files as one self-contained HTML page that works offline",
+    )
+    group.add_argument("--serve", action="store_true", help="serve the workbench for these files at /evaluate")
+    group.add_argument("--port", type=int, default=5006, help="with --serve: port to listen on (default %(default)s)")
+    group.add_argument(
+        "--address", default="127.0.0.1", help="with --serve: address to bind (default %(default)s, this computer only)"
+    )
+    group.add_argument("--no-browser", dest="browser", action="store_false", help="with --serve: open no browser")
+    from explainer.cli import add_access_code_option
+
+    add_access_code_option(group)
+    parser.set_defaults(run=run_and_exit)
+
+
+def run_and_exit(args: argparse.Namespace) -> None:
+    raise SystemExit(run(args))
+
+
+def run(args: argparse.Namespace, out=None, err=None) -> int:
+    """The evaluate command, then the workbench as asked; returns the exit code (2 on bad input)."""
+    from explainer.evaluation import cli as evaluation_cli
+    from explainer.evaluation.formats import InputError
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        report = evaluation_cli.report_from_args(args, err)
+        texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
+    except (InputError, ValueError) as error:
+        err.write(f"relevance-explainer evaluate: {error}\n")
+        return evaluation_cli.EXIT_BAD_INPUT
+    evaluation_cli.write_report(report, out, args.worst)
+    code = evaluation_cli.exit_code(report)
+    if not (args.html or args.serve):
+        return code
+    workbench_of = _workbench_maker(args, report, *texts)
+    if args.html:
+        lines = sum(len(e.run) for e in report.evaluations)
+        if lines > MAX_HTML_RESULTS:
+            err.write(
+                f"relevance-explainer evaluate: --html: the runs hold {lines:,} results, and a saved page holds at "
+                f"most {MAX_HTML_RESULTS:,} (it carries every query's lists); serve them with --serve instead\n"
+            )
+            return evaluation_cli.EXIT_BAD_INPUT
+        path = write_html(workbench_of(preload=True, uploads=False), args.html)
+        err.write(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)\n")
+    if args.serve:
+        serve(args, workbench_of)
+    return code
+
+
+def _texts(path: str | None, what: str) -> dict[str, str]:
+    if path is None:
+        return {}
+    from explainer.workbench.upload import UploadError, read_texts
+
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise ValueError(f"{Path(path).name}: cannot be read ({error.strerror or error})") from None
+    try:
+        return read_texts(Path(path).name, raw)
+    except UploadError as error:
+        raise ValueError("\n".join(error.lines)) from None
+
+
+def _workbench_maker(args, report, topics: dict, documents: dict):
+    """A function that makes a Workbench of the report's evaluations (each session gets its own)."""
+    from explainer.workbench import Workbench
+    from explainer.workbench.data import Evaluated, Loaded
+
+    evaluations = report.evaluations
+    loaded = Loaded(
+        qrels=evaluations[0].qrels,
+        runs=tuple(e.run for e in evaluations),
+        topics=topics,
+        documents=documents,
+        measures=evaluations[0].measures,
+        relevance_level=evaluations[0].relevance_level,
+    )
+    evaluated = Evaluated(loaded, evaluations, report.comparison)
+
+    def make(**options) -> Workbench:
+        return Workbench(evaluated=evaluated, **options)
+
+    return make
+
+
+def write_html(workbench, path: Path) -> Path:
+    """The workbench as one self-contained page: every query's lists in it, no upload, no server.
+
+    It is a light page (``explainer.export``): the workbench's module and the figures it mounts
+    run from explainer.js inline, on the data its view holds, with no Bokeh or Panel.
+    """
+    from explainer import export, runtime
+    from explainer.pages import EVALUATE_TITLE
+
+    script = runtime.script_of(runtime.bundle_of({"evaluate": (EVALUATE_TITLE, "", workbench.view)}))
+    body = export.tag("evaluate", standalone=True, on_page=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(export.light_page(EVALUATE_TITLE, body, script), encoding="utf-8")
+    return path
+
+
+def serve(args, workbench_of) -> None:
+    """Serve the explainer with this workbench at /evaluate, and open it.
+
+    Served beyond this computer, the workbench asks for an access code, made and printed here
+    unless one was given: these are the reader's own judgments and runs.
+    """
+    from explainer.cli import _shown_host, _wants_browser, access_code
+    from explainer.pages import evaluate_page
+    from explainer.serving import serve_pages
+
+    url = f"http://{_shown_host(args.address)}:{args.port}/evaluate"
+    print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
+    asked = args.access_code
+    if asked is None and not _is_loopback(args.address):
+        asked = ""
+    code = access_code(asked)
+    if args.browser and _wants_browser():
+        import webbrowser
+
+        from tornado.ioloop import IOLoop
+
+        # Once the server's loop (this thread's) runs: the page, not the story at /.
+        IOLoop.current().add_callback(lambda: webbrowser.open(url))
+    try:
+        serve_pages(
+            args.port,
+            args.address,
+            [],
+            routes={"/evaluate": lambda: evaluate_page(workbench_of())},
+            access_code=code,
+        )
+    except OSError as error:
+        raise SystemExit(
+            f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
+            "Is another server using that port? Try --port with another number."
+        ) from None
+
+
+def _is_loopback(address: str) -> bool:
+    import ipaddress
+
+    if address == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
