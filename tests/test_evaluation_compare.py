@@ -139,6 +139,7 @@ def test_a_query_one_run_lacks_counts_zero_there():
     assert "1 query has no result in run: counted as 0 there" in "\n".join(c.lines())
 
 
+@pytest.mark.slow  # thousands of resamplings by both: 8 s
 def test_the_random_randomization_test_agrees_with_scipys_within_their_spread():
     # Drawn here in batches, not by scipy: the two are Monte Carlo estimates of one p-value.
     rng = np.random.default_rng(11)
