@@ -18,8 +18,9 @@ slow and the machine was not, or when the machine never was quiet enough to tell
 EXPLAINER_ABUSE_REPORT=FILE each measurement is added to FILE, to compare two servers
 (EXPLAINER_ABUSE_TRIES=1 takes each attack's first measurement only).
 
-Every attack is bounded in size and time and stays on the loopback interface. The longer ones
-are marked slow (``./serve.sh test -m slow``).
+Every attack is bounded in size and time and stays on the loopback interface. The attacks are
+marked slow (``./serve.sh test -m slow``, which CI runs after the suite), but for the one the
+workbench's uploads need; what a page sends and the limits they are set from run in every run.
 """
 
 from __future__ import annotations
@@ -632,7 +633,8 @@ def one_message(server: Server, msgtype: str, content: Any, seen: dict[str, Any]
     return attack
 
 
-@pytest.mark.parametrize("count", [200, pytest.param(400, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [200, 400])
 def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count):
     """400 small roots (43 KB) froze every reader for 13 s: Bokeh's add_root recomputes all models each time.
     200 (21 KB) are within the message limit and dropped; 400 are over it and close the connection."""
@@ -644,6 +646,7 @@ def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count)
     outcome.check(f"{count} new roots in one message")
 
 
+@pytest.mark.slow
 def test_a_huge_state_is_refused_unread_and_holds_no_one(loop, served):
     """A well-formed 6 MB state (a `relevant` list of a million values) froze every reader for 14 s."""
     seen: dict[str, Any] = {}
@@ -755,6 +758,7 @@ def other_events(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 def test_events_other_than_a_figures_state_are_dropped_and_logged_briefly(loop, served):
     seen: dict[str, Any] = {"answers": {}}
 
@@ -848,6 +852,7 @@ def test_upload_pieces_are_taken_only_from_the_workbench_and_only_there_as_long_
     outcome.check("upload pieces")
 
 
+@pytest.mark.slow
 def test_a_pushed_document_a_second_pull_and_a_server_info_request_are_refused(loop, served):
     seen: dict[str, Any] = {}
 
@@ -869,6 +874,7 @@ def test_a_pushed_document_a_second_pull_and_a_server_info_request_are_refused(l
     outcome.check("PUSH-DOC, SERVER-INFO-REQ and a second PULL-DOC-REQ")
 
 
+@pytest.mark.slow
 def test_a_refused_state_gets_a_short_error_code_and_a_short_log_line(loop, served):
     """Bokeh's reply carried a 2.4 KB traceback with the server's install paths, and its log the whole message."""
     replies: list[dict[str, Any]] = []
@@ -913,6 +919,7 @@ GARBAGE = {
 }
 
 
+@pytest.mark.slow
 def test_garbage_frames_close_the_connection_with_a_short_log_line(loop, served):
     """Bokeh logged some of these whole (the 20,000-deep list, a message of junk events) with a traceback."""
     seen: dict[str, Any] = {}
@@ -996,6 +1003,7 @@ def request_with_headers(fields: list[bytes]) -> bytes:
     return b"GET /binary HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + b"".join(fields) + b"\r\n"
 
 
+@pytest.mark.slow
 def test_a_request_with_forty_thousand_headers_holds_no_one(loop, served):
     """40,000 small headers (458 KB) froze the server for 35 s: Panel and Bokeh match each header against a list."""
     seen: dict[str, Any] = {}

@@ -177,22 +177,47 @@ AXE_OPTIONS = {
 }
 
 
-@pytest.mark.parametrize("mode", ["", "present=1"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("route", ROUTES)
-def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, server, route, scheme, mode):
+# Light and dark presenter views of every page in the default run; the other two in the slow step.
+AXE_VIEWS = [
+    pytest.param("light", "", id="light"),
+    pytest.param("dark", "present=1", id="dark-present"),
+    pytest.param("dark", "", id="dark", marks=pytest.mark.slow),
+    pytest.param("light", "present=1", id="light-present", marks=pytest.mark.slow),
+]
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, a line each."""
     from axe_playwright_python.sync_playwright import Axe
 
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.goto(f"{server.url}{route}?{mode}")
-    expect(page.locator(".fig .metric-formula, .fig .system-mean, .fig .which-says").first).to_be_visible()
     violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]
-    serious = [
+    return [
         f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes'][:3]]}"
         for v in violations
         if v["impact"] in ("serious", "critical")
     ]
+
+
+@pytest.mark.parametrize(("scheme", "mode"), AXE_VIEWS)
+@pytest.mark.parametrize("route", ROUTES)
+def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, server, route, scheme, mode):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.url}{route}?{mode}")
+    expect(page.locator(".fig .metric-formula, .fig .system-mean, .fig .which-says").first).to_be_visible()
+    serious = serious_violations(page)
+    assert serious == [], "\n".join(serious)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_or_critical_accessibility_violation_on_the_workbench(browser, server, scheme):
+    """The workbench with a query open: its tables, charts, both lists and the two figures on them."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.url}/evaluate?query=g044")
+    expect(page.locator(".wb-figure .fig .metric-formula").first).to_be_visible(timeout=30_000)
+    serious = serious_violations(page)
     assert serious == [], "\n".join(serious)
     context.close()
 

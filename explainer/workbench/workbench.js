@@ -520,11 +520,15 @@ function createQueriesTable(open) {
   grid.setAttribute("role", "table");
   const header = h("div", "wb-grid-head");
   header.setAttribute("role", "row");
+  // The scroller (focusable, so that keys scroll it) is the table's row group; the spacer and the
+  // body that hold the drawn rows are layout only, so the rows belong to it for screen readers.
   const scroller = h("div", "wb-grid-scroll");
   scroller.tabIndex = 0;
+  scroller.setAttribute("role", "rowgroup");
   const spacer = h("div", "wb-grid-spacer");
+  spacer.setAttribute("role", "none");
   const body = h("div", "wb-grid-body");
-  body.setAttribute("role", "rowgroup");
+  body.setAttribute("role", "none");
   spacer.append(body);
   scroller.append(spacer);
   grid.append(header, scroller);
