@@ -52,6 +52,7 @@ from explainer.figures import FIGURES
 from explainer.pages import ROUTES
 from explainer.workbench.upload import CHUNK_BYTES
 
+from support.bokeh_client import DOCUMENT_READY, models_of
 from support.server import Server
 
 # The reader clicks this often, open loop: a click is sent on time even while earlier ones wait.
@@ -77,18 +78,6 @@ class Closed(Exception):
     """The server closed the connection before answering."""
 
 
-def models_of(node: Any):
-    """Every serialized Bokeh model object in a document's JSON, depth first."""
-    if isinstance(node, dict):
-        if node.get("type") == "object" and "attributes" in node:
-            yield node
-        for value in node.values():
-            yield from models_of(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from models_of(value)
-
-
 def as_dict(value: Any) -> Any:
     """A Bokeh-serialized map as a plain dict (lists and scalars as they are), all the way down."""
     if isinstance(value, dict) and value.get("type") == "map":
@@ -110,13 +99,6 @@ def as_map(value: Any) -> Any:
 def state_change(model_id: str, state: dict[str, Any]) -> dict[str, Any]:
     """The event a figure's page sends when the reader changes its state."""
     return {"kind": "ModelChanged", "model": {"id": model_id}, "attr": "state", "new": as_map(state)}
-
-
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
 
 
 class Session:

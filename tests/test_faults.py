@@ -29,11 +29,6 @@ pytestmark = pytest.mark.browser
 f = metrics.format_number
 
 
-pytestmark = pytest.mark.browser
-
-f = metrics.format_number
-
-
 def expect_consistent(page) -> list[dict]:
     """Every figure on the page shows numbers that match its own list; returns what they show."""
     shown = read_figures(page)

@@ -35,11 +35,6 @@ pytestmark = pytest.mark.browser
 f = metrics.format_number
 
 
-pytestmark = pytest.mark.browser
-
-f = metrics.format_number
-
-
 LOAD_JS = script("load.js")
 
 HOSTS = 5

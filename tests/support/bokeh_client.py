@@ -47,16 +47,16 @@ DOCUMENT_READY = {
 }
 
 
-def _models(node: Any):
+def models_of(node: Any):
     """Every serialized Bokeh model object in a PULL-DOC-REPLY's document, depth first."""
     if isinstance(node, dict):
         if node.get("type") == "object" and "attributes" in node:
             yield node
         for value in node.values():
-            yield from _models(value)
+            yield from models_of(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _models(value)
+            yield from models_of(value)
 
 
 def _decode_map(value: Any) -> dict[str, Any]:
@@ -103,7 +103,7 @@ class BokehClient:
         self._reader = asyncio.ensure_future(self._read())
         await asyncio.wait_for(self.acked.wait(), timeout)
         _, reply = await self.send("PULL-DOC-REQ", {}, timeout)
-        models = list(_models(reply["doc"]))
+        models = list(models_of(reply["doc"]))
         # The figure's data model: the one holding `state` (with the relevance of each row).
         view = next(m for m in models if "relevant" in _decode_map(m["attributes"].get("state", {})))
         self.state_model = view["id"]

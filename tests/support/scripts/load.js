@@ -45,7 +45,7 @@
       box.className = 'load-session';
       box.id = `load-session-${this.sessions.length}`;
       const ids = {};
-      for (const div of doc.querySelectorAll('body > div[data-root-id]')) {
+      for (const div of doc.querySelectorAll('div[data-root-id]')) {
         const el = document.createElement('div');
         el.id = ids[div.id] = `${box.id}-${div.id}`;
         el.style.display = 'contents';
