@@ -150,7 +150,7 @@ class Workbench(Figure):
             evaluated = data.evaluate_loaded(loaded, **self.compare_options)
         self._inbox = Inbox()
         self._files: dict[str, Any] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards _files, written on the reader's thread
         self.view.uploads = uploads
         self.view.upload_limits = {
             "max_file_bytes": MAX_FILE_BYTES,
@@ -296,7 +296,10 @@ class Workbench(Figure):
         def work() -> None:
             try:
                 parsed = read_upload(arriving.slot, arriving.name, raw, progress)
-                files = {**self._files, arriving.slot: (arriving.name, parsed)}
+                # Kept at once, not when the page thread gets to it: the next file, read next on
+                # this thread, must find this one (a reader may send qrels and a run back to back).
+                with self._lock:
+                    files = self._files = {**self._files, arriving.slot: (arriving.name, parsed)}
                 on_page(lambda: self._status("busy", ["Evaluating…"]))
                 evaluated = self._evaluate(files)
             except UploadError as error:
@@ -310,7 +313,6 @@ class Workbench(Figure):
                 return
 
             def done() -> None:
-                self._files = files
                 if evaluated is not None:
                     self._show(evaluated)
                     self._status("ok", [f"Loaded {arriving.name}.", *self._missing(files)])

@@ -255,7 +255,6 @@ function createUpload(model, statusBox) {
     `Files stay in this page's session on the server, for you alone, until you close the page; nothing is written to disk. Each file at most ${mb(limits.max_file_bytes)} (gzipped files are fine, up to ${mb(limits.max_unpacked_bytes)} unpacked).`,
   );
   el.append(summaryLine, note);
-  let busy = false;
   for (const [slot, label, format] of SLOTS) {
     const zone = h("label", "wb-drop");
     zone.dataset.slot = slot;
@@ -280,17 +279,18 @@ function createUpload(model, statusBox) {
   }
 
   // A file goes in pieces, each sent when the server has the one before: the page shows how far
-  // it is, and no message is larger than upload_limits.chunk_bytes of the file.
-  async function send(slot, file) {
-    if (busy) {
-      statusBox.show({ kind: "error", lines: ["Another file is still on its way: wait for it, then try again."] });
-      return;
-    }
+  // it is, and no message is larger than upload_limits.chunk_bytes of the file. Files chosen while
+  // one is on its way wait their turn (qrels and a run may be dropped back to back).
+  let queue = Promise.resolve();
+  function send(slot, file) {
+    queue = queue.then(() => sendNow(slot, file));
+  }
+
+  async function sendNow(slot, file) {
     if (file.size > limits.max_file_bytes) {
       statusBox.show({ kind: "error", lines: [`${file.name}: ${mb(file.size)} is more than the ${mb(limits.max_file_bytes)} a file may have here. Evaluate it from the command line: relevance-explainer evaluate … --serve.`] });
       return;
     }
-    busy = true;
     const chunk = limits.chunk_bytes;
     const pieces = Math.max(1, Math.ceil(file.size / chunk));
     try {
@@ -303,8 +303,6 @@ function createUpload(model, statusBox) {
       model.send_msg({ type: "end", slot });
     } catch (error) {
       statusBox.show({ kind: "error", lines: [`${file.name} did not arrive: ${error.message}`] });
-    } finally {
-      busy = false;
     }
   }
 
