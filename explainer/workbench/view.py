@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import panel as pn
 import param
+from tornado.ioloop import IOLoop
 
 from explainer.evaluation import DEFAULT_MEASURES, Measure, Qrels, Run
 from explainer.evaluation.measures import DEFAULT_CONVENTION, NDCG_CONVENTIONS
@@ -352,10 +353,22 @@ def _whole(value) -> bool:
 
 
 def _on_page_thread(doc):
-    """A function that runs a callable on the session's thread (at once when there is no server)."""
+    """A function that runs a callable on the session's thread (at once when there is no server).
+
+    Called on the session's thread; the function it returns may be called from any thread. It hands
+    the callable to the event loop (``IOLoop.add_callback``, tornado's one thread-safe method), which
+    then adds it to the document: Bokeh's session callbacks are not safe to add from another thread
+    (a status set from the reader's thread was now and then never shown).
+    """
     if doc is None or doc.session_context is None:
         return lambda fn: fn()
-    return lambda fn: doc.add_next_tick_callback(fn)
+    loop = IOLoop.current()
+
+    def add(fn) -> None:
+        if doc.session_context is not None:  # the page may have closed meanwhile
+            doc.add_next_tick_callback(fn)
+
+    return lambda fn: loop.add_callback(add, fn)
 
 
 def read_upload(slot: str, name: str, raw: bytes, progress=None):
