@@ -59,7 +59,7 @@ MEASURES = (
         name="NDCG@k",
         symbol="NDCG@k",
         question="Is the best material near the top?",
-        blind_to="Documents nobody judged: they count as not relevant.",
+        blind_to="Documents nobody judged: by default they count as not relevant.",
         use_when="Judgments are graded and position matters: the usual default.",
     ),
 )

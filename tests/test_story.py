@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
+from explainer.figures import unjudged
 from explainer.figures.ndcg import SHORT_K, NdcgState
 from explainer.figures.queries import QueriesState
+from explainer.measures import BY_KEY
 from explainer.pages import STORY, story_numbers
 
 # The numbers story.md may spell out, and why each is not a figure's to compute.
@@ -60,4 +62,6 @@ def test_the_story_does_not_claim_what_only_some_tools_do():
     # Unjudged documents count as not relevant by default, not in every tool (trec_eval's -J,
     # ir_measures' judged_only, Elasticsearch's unknown_doc_rating).
     assert "every tool" not in STORY
+    assert "by default" in unjudged.PAGE.title.lower()
+    assert "Documents nobody judged: by default" in BY_KEY["ndcg"].blind_to
     assert "relevant documents in the whole collection" not in STORY

@@ -116,7 +116,7 @@ def story_numbers() -> dict[str, str]:
 
 PAGE = FigurePage(
     name="unjudged",
-    title="Unjudged documents count as not relevant",
+    title="By default, unjudged documents count as not relevant",
     caption="Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades.",
     figure=UnjudgedFigure,
     shows="a list with unjudged results: count them as not relevant, leave them out, or reveal their grades",
