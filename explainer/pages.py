@@ -31,11 +31,35 @@ EVALUATE_SHOWS = (
 
 # Panel's page template with what every page of ours adds: the viewport, so that a phone shows
 # the page at its own width (not a desktop page shrunk to 40%); the page's background in the
-# page's theme (page.css colours the content, this the rest of the window); and a main landmark
-# around the content, for screen readers. Panel extends its own base template with this text.
+# page's theme (page.css colours the content, this the rest of the window); the notice shown when
+# the connection is lost, in the page's type and calm colours (it is news, not an error: the
+# figures go on working), its close button named for screen readers; and a main landmark
+# around the content. Panel extends its own base template with this text.
 PAGE_TEMPLATE = """
 {% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>html { color-scheme: var(--explainer-theme, light dark); background: light-dark(#ffffff, #0d1117); }</style>
+<style>
+html { color-scheme: var(--explainer-theme, light dark); background: light-dark(#ffffff, #0d1117); }
+.notyf__toast.notyf__disconnect {
+  font: 1rem/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  max-width: min(30rem, calc(100vw - 1rem));
+  border-radius: 8px;
+  color: #ffffff;
+  background: light-dark(#24292f, #30363d);
+  box-shadow: 0 0 0 1px light-dark(transparent, #8b949e), 0 4px 16px rgb(0 0 0 / 30%);
+}
+.notyf__disconnect .notyf__ripple { background: light-dark(#24292f, #30363d) !important; }
+.notyf__disconnect .notyf__icon { display: none; }
+.notyf__disconnect .notyf__message { padding-left: 0.25rem; }
+.notyf__disconnect .notyf__dismiss-btn { background: rgb(255 255 255 / 12%); }
+@media (max-width: 480px) { .notyf__toast.notyf__disconnect { max-width: none; border-radius: 0; } }
+</style>
+<script>
+new MutationObserver(() => {
+  for (const button of document.querySelectorAll(".notyf__dismiss-btn:not([aria-label])")) {
+    button.setAttribute("aria-label", "Close this notice");
+  }
+}).observe(document.documentElement, { childList: true, subtree: true });
+</script>
 {% endblock %}
 {% block contents %}<main>{{ super() }}</main>{% endblock %}
 """

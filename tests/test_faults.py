@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from explainer import metrics, serving
 from explainer.pages import ROUTES
 
-from support.page import numbers_mismatch, read_figures, watch_page
+from support.page import numbers_mismatch, read_figures, serious_violations, watch_page
 from support.server import Server, answers, free_port, wait_until
 from support.sessions import (
     session_ids,
@@ -56,6 +56,13 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
         running.stop()
         for page in (figure_page, story_page):
             expect(page.locator(".notyf__message").first).to_have_text(serving.DISCONNECT_NOTICE, timeout=10_000)
+        # The notice is in the page's type, readable, and its close button has a name.
+        notice = figure_page.locator(".notyf__toast")
+        expect(notice).to_have_css("font-family", re.compile(r"^system-ui"))
+        expect(figure_page.get_by_role("button", name="Close this notice")).to_be_visible()
+        figure_page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+        serious = serious_violations(figure_page)
+        assert serious == [], "\n".join(serious)
         # The figures keep working on their own, their numbers always matching their lists.
         for rank in (3, 7, 2):
             figure_page.locator(f'.rl-row[data-rank="{rank}"] button').click()
