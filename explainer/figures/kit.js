@@ -7,6 +7,7 @@
 // rows, is dragged with the pointer or moved with the keyboard, and snaps to the
 // boundaries 1..count. The figure fills each row and decides what activation does.
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
+import { createPictureButtons, pictureName } from "explainer/picture";
 
 /** Make an element with a class and optional text. */
 export function h(tag, className = "", text = null) {
@@ -563,6 +564,10 @@ export function mountFigure({ model, el }, figure) {
   example.title = "Back to the article's example";
   example.hidden = true;
   tools.append(reset, example);
+  // A picture for slides, on the explainer's own pages (not in an embed or a documentation's tag).
+  if ((model.standalone && !embedded) || model.on_page) {
+    tools.append(createPictureButtons(frame, () => pictureName(figure.className, figure.toQuery(state, model))));
+  }
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   head.append(tools);
   const notice = createQueryNotice();
