@@ -24,14 +24,19 @@ def _wants_browser() -> bool:
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
+    from explainer.classroom import class_address, terminal_qr
     from explainer.serving import network_address, serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
     print(
         f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True
     )
-    if args.address in ("0.0.0.0", "::") and (lan := network_address()):
-        print(f"Others on this network can open http://{lan}:{args.port}{path}", flush=True)
+    lan = network_address() if args.address in ("0.0.0.0", "::") else None
+    shared = class_address(args.address, args.port, path, lan)
+    if shared:
+        print(f"Others on this network can open {shared}", flush=True)
+        print(terminal_qr(shared), flush=True)
+        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
     code = access_code(args.access_code)
     try:
         serve_pages(
@@ -42,6 +47,7 @@ def serve(args: argparse.Namespace) -> None:
             prefix=args.prefix,
             num_procs=args.num_procs,
             access_code=code,
+            class_address=shared or "",
         )
     except OSError as error:
         raise SystemExit(

@@ -7,6 +7,7 @@
 // rows, is dragged with the pointer or moved with the keyboard, and snaps to the
 // boundaries 1..count. The figure fills each row and decides what activation does.
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
+import { createClassAddress } from "explainer/class-address";
 import { createPictureButtons, pictureName } from "explainer/picture";
 
 /** Make an element with a class and optional text. */
@@ -569,6 +570,10 @@ export function mountFigure({ model, el }, figure) {
     tools.append(createPictureButtons(frame, () => pictureName(figure.className, figure.toQuery(state, model))));
   }
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
+  // Served for a class (--address): presenter view can show the address as a QR code.
+  if (model.standalone && !embedded && model.class_address) {
+    tools.append(createClassAddress(frame, model.class_address, model.class_address_qr));
+  }
   head.append(tools);
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
