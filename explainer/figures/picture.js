@@ -141,6 +141,8 @@ const ALWAYS = new Set([
   ...SIDES.flatMap((side) => [`margin-${side}`, `padding-${side}`]),
 ]);
 
+const PLAIN = { fieldset: "div", legend: "div" };
+
 /**
  * Elements of each kind as the browser styles them with no stylesheet of ours, in a shadow root
  * of their own: what a copied element need not spell out.
@@ -166,12 +168,15 @@ function createBaseline() {
 /** The element's copy with its computed style written out: a property equal both to the bare element's and to the parent's is left out. */
 function copyElement(element, parentStyle, baseline) {
   const style = getComputedStyle(element);
-  const copy = element.cloneNode(false);
+  // A fieldset and its legend lay out by rules of their own, which a copy does not meet again
+  // (its legend fell out of its box): as plain boxes with the same styles they stay where they were.
+  const plain = PLAIN[element.localName];
+  const copy = plain ? document.createElementNS(XHTML, plain) : element.cloneNode(false);
   for (const name of copy.getAttributeNames()) {
     if (name !== "colspan" && name !== "rowspan" && name !== "lang" && name !== "dir") copy.removeAttribute(name);
   }
   if (element.checked) copy.setAttribute("checked", "");
-  copy.setAttribute("style", styleText(style, parentStyle, baseline.styleOf(element.localName)));
+  copy.setAttribute("style", styleText(style, parentStyle, baseline.styleOf(copy.localName)) + oneLine(element, style));
   const before = pseudo(element, "::before", style, baseline);
   if (before) copy.append(before);
   for (const child of element.childNodes) {
@@ -189,11 +194,35 @@ function styleText(style, parentStyle, bare) {
   const written = [];
   for (const name of style) {
     if (name.startsWith("--")) continue;
-    const value = style.getPropertyValue(name);
+    const value = exact(style.getPropertyValue(name));
     if (!ALWAYS.has(name) && value === bare[name] && (!parentStyle || value === parentStyle.getPropertyValue(name))) continue;
     written.push(`${name}: ${value}`);
   }
   return written.join("; ");
+}
+
+/**
+ * A wrapping flex box whose items sit on one line stays on one line: a box as wide as its items
+ * is exactly as wide as their lengths written back, to the 64th of a pixel, and would wrap again.
+ */
+function oneLine(element, style) {
+  if (!style.display.endsWith("flex") || style.flexWrap === "nowrap") return "";
+  const tops = new Set();
+  for (const child of element.children) {
+    const box = child.getBoundingClientRect();
+    if (box.width || box.height) tops.add(Math.round(box.top));
+  }
+  return tops.size > 1 ? "" : "; flex-wrap: nowrap";
+}
+
+/**
+ * A length as the layout had it: the browser lays out in 64ths of a pixel and reports lengths
+ * rounded to thousandths, so a row of boxes written back as reported can come out a hair wider
+ * than the box around it, and wrap.
+ */
+function exact(value) {
+  const px = /^(-?\d+(?:\.\d+)?)px$/.exec(value);
+  return px ? `${Math.round(Number(px[1]) * 64) / 64}px` : value;
 }
 
 /** A ::before or ::after as a span of its own, for the marks that stylesheets draw. */
