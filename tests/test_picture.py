@@ -186,3 +186,18 @@ def test_the_picture_command_says_what_is_wrong_in_one_line(items, said, tmp_pat
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith(said)
+
+
+def test_embedded_figures_have_no_picture_buttons(server, exported_site, page):
+    page.goto(f"{server.url}/binary?embed=1")
+    page.locator(".fig-caption").wait_for()
+    assert page.locator(".fig-picture-save").count() == 0
+    # Documentation's tags: every figure drawn, none with the buttons.
+    page.goto((exported_site / "embed.html").as_uri())
+    page.locator("relevance-figure .fig-caption").first.wait_for()
+    assert page.locator("relevance-figure .fig").count() >= 7
+    assert page.locator(".fig-picture-save").count() == 0
+    # The story's figures have them, as its own pages do.
+    page.goto((exported_site / "index.html").as_uri())
+    page.locator(".fig-picture-save").first.wait_for()
+    assert page.locator(".fig-picture-save[data-type=png]").count() == page.locator(".fig").count()
