@@ -7,6 +7,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -131,6 +132,8 @@ def test_exported_figure_saves_its_pictures_with_the_network_blocked(exported_si
     # The picture's background is the page's, light or dark: a slide in either theme has no seam.
     corner = image.getpixel((2, 2))
     assert (sum(corner) > 600) if scheme == "light" else (sum(corner) < 150), corner
+    # And the figure is drawn on it: text, rows and cards, not an empty canvas.
+    assert (np.asarray(image) != corner).any(axis=2).mean() > 0.05
     assert asked == []
     context.close()
 

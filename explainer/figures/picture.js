@@ -9,6 +9,7 @@
 // system fonts: nothing is fetched.
 
 const XHTML = "http://www.w3.org/1999/xhtml";
+const SVG = "http://www.w3.org/2000/svg";
 // The PNG's pixels per CSS pixel: sharp on a projector and on a high-density screen.
 export const PNG_SCALE = 2;
 // Room around the figure, in CSS pixels, so that a slide's edge does not cut into its heading.
@@ -121,10 +122,18 @@ function copyFrame(frame) {
   const wrapper = document.createElementNS(XHTML, "div");
   wrapper.setAttribute("style", `width: ${width}px; height: ${height}px; padding: ${MARGIN_PX}px; box-sizing: border-box; overflow: hidden; background: ${backgroundOf(frame)};`);
   wrapper.append(copy);
-  const body = new XMLSerializer().serializeToString(wrapper);
-  const svg = (scale) =>
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width * scale}" height="${height * scale}" viewBox="0 0 ${width} ${height}">` +
-    `<foreignObject x="0" y="0" width="${width}" height="${height}">${body}</foreignObject></svg>`;
+  const picture = document.createElementNS(SVG, "svg");
+  picture.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const content = document.createElementNS(SVG, "foreignObject");
+  for (const [name, value] of [["x", 0], ["y", 0], ["width", width], ["height", height]]) content.setAttribute(name, String(value));
+  content.append(wrapper);
+  picture.append(content);
+  // The same picture, `scale` times as many pixels wide and high.
+  const svg = (scale) => {
+    picture.setAttribute("width", String(width * scale));
+    picture.setAttribute("height", String(height * scale));
+    return new XMLSerializer().serializeToString(picture);
+  };
   return { svg, width, height };
 }
 
