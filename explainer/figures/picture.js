@@ -92,7 +92,10 @@ function capture(frame) {
     else page.removeProperty("--explainer-page-width");
   };
   return new Promise((resolve, reject) => {
-    const observer = new ResizeObserver(() => {
+    let done = false;
+    const copy = () => {
+      if (done) return;
+      done = true;
       observer.disconnect();
       try {
         resolve(copyFrame(frame));
@@ -101,8 +104,11 @@ function capture(frame) {
       } finally {
         restore();
       }
-    });
+    };
+    const observer = new ResizeObserver(copy);
     observer.observe(frame);
+    // A page in a background tab runs no observers: copy it as it is laid out by then.
+    setTimeout(copy, 1000);
   });
 }
 
