@@ -5,6 +5,7 @@
 #   ./serve.sh lint           lint only: ruff (Python) and, where Node.js is installed, ESLint
 #   ./serve.sh export DIR     write the pages as self-contained HTML files
 #   ./serve.sh screenshots    regenerate the README's screenshots in assets/
+#   ./serve.sh picture URL FILE [URL FILE ...]   save a figure's picture for slides (.png or .svg)
 #   ./serve.sh bench          measure the figures in Chromium (tests/bench/bench.py)
 # Everything is installed into .venv (and ESLint into tests/lint/node_modules) on first use.
 set -euo pipefail
@@ -104,8 +105,8 @@ case "${1:-}" in
     export EXPLAINER_CHROMIUM
     exec "$VENV/bin/python" tests/bench/bench.py "$@"
     ;;
-  screenshots)
-    # Screenshots drive Chromium too, so they need the test tools.
+  screenshots|picture)
+    # Screenshots and pictures drive Chromium too, so they need the test tools.
     ensure_installed test
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM

@@ -1,4 +1,4 @@
-"""The command line: ``relevance-explainer [serve] [options]``, ``export DIR``, ``evaluate QRELS RUN [RUN2]``, ``screenshots``."""
+"""The command line: ``relevance-explainer [serve] [options]``, ``export DIR``, ``evaluate QRELS RUN [RUN2]``, ``screenshots``, ``picture URL FILE``."""
 
 from __future__ import annotations
 
@@ -24,14 +24,19 @@ def _wants_browser() -> bool:
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
+    from explainer.classroom import class_address, terminal_qr
     from explainer.serving import network_address, serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
     print(
         f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True
     )
-    if args.address in ("0.0.0.0", "::") and (lan := network_address()):
-        print(f"Others on this network can open http://{lan}:{args.port}{path}", flush=True)
+    lan = network_address() if args.address in ("0.0.0.0", "::") else None
+    shared = class_address(args.address, args.port, path, lan)
+    if shared:
+        print(f"Others on this network can open {shared}", flush=True)
+        print(terminal_qr(shared), flush=True)
+        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
     code = access_code(args.access_code)
     try:
         serve_pages(
@@ -42,6 +47,7 @@ def serve(args: argparse.Namespace) -> None:
             prefix=args.prefix,
             num_procs=args.num_procs,
             access_code=code,
+            class_address=shared or "",
         )
     except OSError as error:
         raise SystemExit(
@@ -121,6 +127,17 @@ def screenshots(args: argparse.Namespace) -> None:
         print(f"Wrote {path}")
 
 
+def picture(args: argparse.Namespace) -> None:
+    """Save each URL's figure as a picture for slides: PNG or SVG, as its file's extension says."""
+    from explainer.picture import PictureError, check_pairs, take
+
+    try:
+        for path in take(check_pairs(args.items)):
+            print(f"Wrote {path}")
+    except PictureError as error:
+        raise SystemExit(str(error)) from None
+
+
 def _shown_host(address: str) -> str:
     return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
 
@@ -163,6 +180,17 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", help="take screenshots of each figure (needs the test tools)")
     shots_cmd.add_argument("dir", type=Path, nargs="?", default=Path("assets"), metavar="DIR", help="default: assets")
     shots_cmd.set_defaults(run=screenshots)
+    picture_cmd = commands.add_parser(
+        "picture",
+        help="save each URL's figure as a picture for slides, as its own Save PNG and Save SVG buttons do (needs the test tools)",
+    )
+    picture_cmd.add_argument(
+        "items",
+        nargs="+",
+        metavar="URL FILE",
+        help="a figure page (http:// served or file:// exported) and the .png or .svg file to write, repeatable",
+    )
+    picture_cmd.set_defaults(run=picture)
     add_workbench_options(add_evaluate_command(commands))
     parser.command_names = tuple(commands.choices)  # what main() tells apart from serve's options
     return parser

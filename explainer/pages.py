@@ -76,10 +76,25 @@ def _page(*objects) -> pn.Column:
     return pn.Column(*objects, stylesheets=[PAGE_CSS], css_classes=["page"], sizing_mode="stretch_width")
 
 
+# The address a class opens, when served with --address (``serving.serve_pages`` sets it): a
+# figure page's presenter view can show it as a QR code. No other word of the server reaches a page.
+_CLASS_ADDRESS = {"address": ""}
+
+
+def set_class_address(address: str) -> None:
+    """Have figure pages made from now on offer ``address`` as a QR code in presenter view ("" for none)."""
+    _CLASS_ADDRESS["address"] = address
+
+
 def figure_page(name: str):
     """One figure alone with its caption, for embedding: its state follows the URL query."""
     page = BY_NAME[name]
-    return _page(page.figure(standalone=True, heading=page.title, caption=page.caption))
+    figure = page.figure(standalone=True, heading=page.title, caption=page.caption)
+    if address := _CLASS_ADDRESS["address"]:
+        from explainer.classroom import qr_rows
+
+        figure.view.param.update(class_address=address, class_address_qr=list(qr_rows(address)))
+    return _page(figure)
 
 
 def story_numbers() -> dict[str, str]:

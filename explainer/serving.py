@@ -93,10 +93,13 @@ def serve_pages(
     num_procs: int = 1,
     routes: dict | None = None,
     access_code: str | None = None,
+    class_address: str = "",
 ):
     """Start Panel's server on the explainer's pages; returns the server (running in a thread if ``threaded``).
 
     With ``access_code``, a page opens only for a browser that gave the code (``ACCESS``).
+    With ``class_address`` (the address students open, README "Serving for a class"), each figure
+    page's presenter view can show it as a QR code; pages get that address and nothing else.
 
     ``routes`` adds or replaces pages by route, each a function that builds a fresh page (the
     evaluate command serves its files' workbench at /evaluate this way).
@@ -109,12 +112,13 @@ def serve_pages(
     import panel as pn
     from tornado.web import ErrorHandler
 
-    from explainer.pages import ROUTES, TITLES
+    from explainer.pages import ROUTES, TITLES, set_class_address
 
     use_explainer_handlers()
     use_explainer_http_server()
     _shorten_long_log_messages()
     ACCESS.require(access_code)
+    set_class_address(class_address)
     served = {**ROUTES, **(routes or {})}
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(served)

@@ -66,7 +66,12 @@ MAX_QUERY_LENGTH = 4000
 
 # The modules that figure scripts import by name, each after the ones it imports: served inline
 # through an import map to the Panel views, and built into explainer.js for the tag.
-IMPORTED_MODULES = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
+IMPORTED_MODULES = {
+    "explainer/metrics": PACKAGE / "metrics.js",
+    "explainer/picture": HERE / "picture.js",
+    "explainer/class-address": HERE / "class_address.js",
+    "explainer/kit": HERE / "kit.js",
+}
 
 
 def import_map(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
@@ -176,6 +181,14 @@ class FigureView(JSComponent):
         default="", doc="This figure's own page, on the story page: its links carry the figure's state there."
     )
     query = param.String(default="", doc="The query the figure's results answer, shown above them.")
+    class_address = param.String(
+        default="",
+        doc="Served for a class (--address): the address students open, which presenter view shows as a QR code.",
+    )
+    class_address_qr = param.List(
+        default=[],
+        doc="That address's QR code: one string of 1 (dark) and 0 (light) modules per row (classroom.qr_rows).",
+    )
     limits = param.Dict(default={}, doc="Each state field's bounds, from the state class (FigureState.limits).")
     max_query_length = param.Integer(
         default=MAX_QUERY_LENGTH, doc="A page URL's query longer than this is ignored whole, with a notice."

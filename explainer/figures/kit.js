@@ -7,6 +7,8 @@
 // rows, is dragged with the pointer or moved with the keyboard, and snaps to the
 // boundaries 1..count. The figure fills each row and decides what activation does.
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
+import { createClassAddress } from "explainer/class-address";
+import { createPictureButtons, pictureName } from "explainer/picture";
 
 /** Make an element with a class and optional text. */
 export function h(tag, className = "", text = null) {
@@ -563,7 +565,15 @@ export function mountFigure({ model, el }, figure) {
   example.title = "Back to the article's example";
   example.hidden = true;
   tools.append(reset, example);
+  // A picture for slides, on the explainer's own pages (not in an embed or a documentation's tag).
+  if ((model.standalone && !embedded) || model.on_page) {
+    tools.append(createPictureButtons(frame, () => pictureName(figure.className, figure.toQuery(state, model))));
+  }
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
+  // Served for a class (--address): presenter view can show the address as a QR code.
+  if (model.standalone && !embedded && model.class_address) {
+    tools.append(createClassAddress(frame, model.class_address, model.class_address_qr));
+  }
   head.append(tools);
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
