@@ -66,7 +66,11 @@ MAX_QUERY_LENGTH = 4000
 
 # The modules that figure scripts import by name, each after the ones it imports: served inline
 # through an import map to the Panel views, and built into explainer.js for the tag.
-IMPORTED_MODULES = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
+IMPORTED_MODULES = {
+    "explainer/metrics": PACKAGE / "metrics.js",
+    "explainer/predict": HERE / "predict.js",
+    "explainer/kit": HERE / "kit.js",
+}
 
 
 def import_map(modules: dict[str, Path]) -> dict[str, dict[str, str]]:
@@ -170,6 +174,9 @@ class FigureView(JSComponent):
     on_page = param.Boolean(
         default=False, doc="The figure is on one of the explainer's pages: it follows the page URL's theme key."
     )
+    predict = param.Boolean(
+        default=False, doc="Predict, then reveal: the headline numbers stay hidden until the reader has guessed them."
+    )
     heading = param.String(default="", doc="The page's heading, on a figure page of its own (not when embedded).")
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
     page_link = param.String(
@@ -218,6 +225,7 @@ class Figure(Viewer):
         standalone: bool = False,
         heading: str = "",
         caption: str = "",
+        predict: bool = False,
         **state_params: Any,
     ):
         super().__init__()
@@ -234,6 +242,7 @@ class Figure(Viewer):
             standalone=standalone,
             heading=heading,
             caption=caption,
+            predict=predict,
         )
         self.state.param.watch(self._push, list(self.state.fields))
         self.view.param.watch(self._pull, "state")

@@ -7,6 +7,7 @@
 // rows, is dragged with the pointer or moved with the keyboard, and snaps to the
 // boundaries 1..count. The figure fills each row and decides what activation does.
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
+import { createPredict } from "explainer/predict";
 
 /** Make an element with a class and optional text. */
 export function h(tag, className = "", text = null) {
@@ -354,7 +355,7 @@ export function parseGradeList(text, name, { length, min_grade: min, max_grade: 
 }
 
 // Keys the page itself uses, and the values each takes: left alone by every figure's state.
-const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"] };
+const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"], predict: ["0", "1"] };
 
 /** The page keys of a URL query that are set to a value they do not take, as notice lines. */
 export function ignoredPageKeys(search) {
@@ -523,7 +524,8 @@ export function createFlash() {
  *   build(shell)            builds the figure's parts and returns update(state), which redraws them,
  *                           or { update, onReset } when Reset must also stop something
  * `build` receives the shell: { model, limits, frame, root, head, notice, controls(...nodes),
- * tools(...nodes), state(), commit(next), say(text) }; the figure places `head` and `notice`.
+ * tools(...nodes), state(), commit(next), say(text), predict(targets, options), predicting(on) }; the
+ * figure places `head` and `notice`, and names its headline values to predict.js's mode with predict().
  * Once mounted, the shell also has `ask(search)`, and `el` receives a "figure-mounted" event
  * carrying it: a host that is not a page URL (the <relevance-figure> tag, explainer.js) hands
  * the figure its query that way.
@@ -563,11 +565,16 @@ export function mountFigure({ model, el }, figure) {
   example.title = "Back to the article's example";
   example.hidden = true;
   tools.append(reset, example);
-  if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
-  head.append(tools);
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
   const headline = createHeadline(root);
+  // Predict, then reveal (predict.js): asked by the tag's predict attribute or the page's predict=1.
+  const asked = model.predict || (model.standalone && new URLSearchParams(window.location.search).get("predict") === "1");
+  const say = (text) => (announcer.say(text), headline.show(text));
+  const predict = createPredict({ frame, say, on: asked, url: model.standalone });
+  if (model.standalone || model.predict) tools.append(predict.button);
+  if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
+  head.append(tools);
   frame.prepend(headline.el); // outside the grid, so that it can stay in view over the whole figure
 
   let state;
@@ -584,10 +591,9 @@ export function mountFigure({ model, el }, figure) {
     tools: (...nodes) => reset.before(...nodes),
     state: () => state,
     commit: (next) => commit(next),
-    say(text) {
-      announcer.say(text);
-      headline.show(text);
-    },
+    say: predict.say,
+    predict: predict.targets,
+    predicting: predict.set,
   };
   const built = figure.build(shell);
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
@@ -597,6 +603,7 @@ export function mountFigure({ model, el }, figure) {
   const links = model.page_link ? createPageLinks(root, model.page_link) : null;
   commit = bindState(model, (next) => {
     state = next;
+    predict.follow(next);
     update(next);
     if (model.standalone) writeQuery(figure.toQuery(next, model));
     links?.update(figure.toQuery(next, model));
@@ -652,7 +659,8 @@ function createHeadline(root) {
   details.hidden = true;
   el.append(summary, toggle, details);
   const drawDetails = () => {
-    const formulas = [...root.querySelectorAll(".metric-formula")].map((node) => node.textContent);
+    // Only what shows: in predict mode the hidden formulas stay hidden here too.
+    const formulas = [...root.querySelectorAll(".metric-formula")].filter((node) => node.checkVisibility()).map((node) => node.textContent);
     details.replaceChildren(...formulas.map((text) => h("p", "", text)));
   };
   toggle.addEventListener("click", () => {

@@ -1,0 +1,218 @@
+// Predict, then reveal: a mode of the figure shell that hides a figure's headline numbers until
+// the reader has guessed them. Each figure names its hidden values on every redraw
+// (shell.predict(targets)), each value computed by the metrics module; this module hides them
+// (and their arithmetic), asks for a guess of each, and on Reveal shows them with how far each
+// guess was. A change to the figure hides the numbers again. While they are hidden, nothing else
+// says them either: the live region and the narrow screen's headline bar say what to guess.
+//
+// It imports only the metrics module: kit.js imports it (mountFigure makes one per figure).
+import { formatNumber } from "explainer/metrics";
+
+const HIDDEN = "predict-hidden"; // a node hidden until Reveal
+const ASK = "Guess the hidden numbers, each from 0 to 1, then press Reveal.";
+
+function node(tag, className, text = null) {
+  const made = document.createElement(tag);
+  made.className = className;
+  if (text !== null) made.textContent = text;
+  return made;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/**
+ * A guess as the reader typed it: a number from 0 to 1 ("0.4", ".4", "0,4"), or a percentage
+ * ("40%"). Returns { value } or, for anything else, { problem } (plain text, never markup);
+ * empty text is { value: null }.
+ */
+export function parseGuess(text) {
+  const typed = text.trim();
+  if (typed === "") return { value: null };
+  const match = /^(\d{1,3}(?:[.,]\d{0,6})?|[.,]\d{1,6})(\s?%)?$/.exec(typed);
+  const value = match ? Number(match[1].replace(",", ".")) / (match[2] ? 100 : 1) : NaN;
+  if (!(value >= 0 && value <= 1)) {
+    const shown = typed.length > 12 ? `${typed.slice(0, 12)}…` : typed;
+    return { problem: `“${shown}” is not a number from 0 to 1: type one as 0.4 (or 40%).` };
+  }
+  return { value };
+}
+
+/**
+ * What Reveal says of one guess of a value that is shown as `formatNumber(value)`: right when the
+ * guess, rounded as the value is, is the value shown; otherwise how far off, computed exactly and
+ * rounded the same way.
+ */
+export function judgeGuess(guess, value) {
+  const shown = formatNumber(value);
+  if (guess === null) return { right: false, text: `${shown}: no guess.` };
+  if (formatNumber(guess) === shown) return { right: true, text: `${shown}: your guess ${formatNumber(guess)}, right.` };
+  const off = formatNumber(Math.abs(guess - value));
+  const by = off === formatNumber(0) ? `less than ${formatNumber(0.01)}` : off;
+  return { right: false, text: `${shown}: your guess ${formatNumber(guess)}, off by ${by}.` };
+}
+
+/**
+ * The mode for one figure. `frame` is the figure's frame (its classes show the mode),
+ * `say(text)` the shell's announcer and headline, `on` whether it starts on, `url` whether its
+ * switch writes predict=1 into the page URL. Returns { button (the switch), set(on), follow(state)
+ * (call on every state drawn), targets(list, { after }) (call on every redraw), say(text) }.
+ *
+ * A target is { key, label, value, el, hide }: `value` the number hidden (0 to 1), `label` its
+ * name as the figure writes it ("P@5"), `el` where its guess goes, `hide` the nodes that show it
+ * or its arithmetic. `after` is where the Reveal button goes (default: after the last target).
+ */
+export function createPredict({ frame, say, on = false, url = false }) {
+  const button = node("button", "fig-button predict-toggle", "Predict first");
+  button.type = "button";
+  button.title = "Hide the numbers until you have guessed them";
+  const bar = node("div", "predict-bar");
+  const prompt = node("p", "predict-prompt", ASK);
+  const reveal = node("button", "fig-button predict-reveal", "Reveal");
+  reveal.type = "button";
+  const status = node("p", "predict-status");
+  status.setAttribute("role", "status");
+  bar.append(prompt, reveal, status);
+
+  let active = false;
+  let revealed = false;
+  let drawn = null; // the state last drawn, as JSON
+  let shown = ""; // what the figure last said of its numbers
+  let current = []; // the targets of the last redraw
+  const guesses = new Map(); // key -> { row, label, input, result }
+
+  const mode = () => {
+    frame.classList.toggle("predicting", active);
+    frame.classList.toggle("predict-hide", active && !revealed);
+    bar.hidden = !active;
+  };
+  const asking = () => `Numbers hidden. Guess ${listed(current.map((t) => t.label))}, then press Reveal.`;
+
+  function guessRow(target) {
+    if (!guesses.has(target.key)) {
+      const row = node("div", "predict-guess");
+      row.dataset.predict = target.key;
+      const label = node("label", "predict-label");
+      const words = node("span", "predict-words");
+      const input = node("input", "predict-input");
+      Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false, maxLength: 12 });
+      input.placeholder = "0 to 1";
+      input.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter") return;
+        event.preventDefault();
+        show();
+      });
+      input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+      label.append(words, input);
+      const result = node("p", "predict-result");
+      result.hidden = true;
+      row.append(label, result);
+      guesses.set(target.key, { row, words, input, result });
+    }
+    return guesses.get(target.key);
+  }
+
+  function hideAgain() {
+    revealed = false;
+    for (const { input, result } of guesses.values()) {
+      input.value = "";
+      input.removeAttribute("aria-invalid");
+      result.hidden = true;
+      result.textContent = "";
+    }
+    status.textContent = "";
+    mode();
+  }
+
+  /** Check every guess; with at least one, and none malformed, show the numbers and each guess's distance. */
+  function show() {
+    const read = current.map((t) => ({ t, g: guesses.get(t.key), parsed: parseGuess(guesses.get(t.key).input.value) }));
+    const bad = read.find((r) => r.parsed.problem);
+    if (bad) {
+      bad.g.input.setAttribute("aria-invalid", "true");
+      status.textContent = `${bad.t.label}: ${bad.parsed.problem}`;
+      bad.g.input.focus();
+      return;
+    }
+    if (read.every((r) => r.parsed.value === null)) {
+      status.textContent = "Type a guess first: a number from 0 to 1.";
+      read[0]?.g.input.focus();
+      return;
+    }
+    const said = read.map(({ t, g, parsed }) => {
+      const judged = judgeGuess(parsed.value, t.value);
+      g.result.textContent = `${t.label} = ${judged.text}`;
+      g.result.classList.toggle("is-right", judged.right);
+      g.result.hidden = false;
+      return g.result.textContent;
+    });
+    revealed = true;
+    status.textContent = "";
+    mode();
+    say(said.join(" "));
+  }
+  reveal.addEventListener("click", show);
+
+  function set(next) {
+    active = Boolean(next);
+    button.setAttribute("aria-pressed", String(active));
+    hideAgain();
+    say(active ? asking() : shown);
+  }
+  button.addEventListener("click", () => {
+    set(!active);
+    if (!url) return;
+    const params = new URLSearchParams(window.location.search);
+    if (active) params.set("predict", "1");
+    else params.delete("predict");
+    const query = params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3F/g, "?");
+    try {
+      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+    } catch {
+      // As for presenter view: the mode switches all the same.
+    }
+  });
+  button.setAttribute("aria-pressed", "false");
+  active = Boolean(on);
+  button.setAttribute("aria-pressed", String(active));
+  mode();
+
+  return {
+    button,
+    set,
+    /** A state is about to be drawn: a new one hides revealed numbers again. */
+    follow(state) {
+      const text = JSON.stringify(state);
+      if (drawn !== null && text !== drawn && revealed) hideAgain();
+      drawn = text;
+    },
+    /** The figure's hidden values for what it draws now. */
+    targets(list, { after = list.at(-1)?.el } = {}) {
+      current = list;
+      for (const target of list) {
+        const g = guessRow(target);
+        if (g.row.parentNode !== target.el) {
+          // Where the value was: after the last hidden node of its own box, else at the box's end.
+          const at = target.hide.filter((hidden) => hidden.parentNode === target.el).at(-1);
+          if (at) at.after(g.row);
+          else target.el.append(g.row);
+        }
+        if (g.words.textContent !== `Your guess for ${target.label}`) g.words.textContent = `Your guess for ${target.label}`;
+        for (const hidden of target.hide) hidden.classList.add(HIDDEN);
+      }
+      if (after && bar.previousSibling !== after) after.after(bar);
+    },
+    /** What the figure says of its numbers: said while they show, and in their place a request for guesses. */
+    say(text) {
+      shown = text;
+      say(active && !revealed ? asking() : text);
+    },
+  };
+}
+
+/** A card's hidden value: the card (createCard's parts) holds the guess; its formula and note hide. */
+export function cardTarget(key, card, label, value) {
+  return { key, label, value, el: card.el, hide: [card.formula, card.note].filter(Boolean) };
+}
