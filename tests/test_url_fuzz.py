@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 BATCHES, BATCH = 42, 25  # 1,050 queries per page and mode
 
 # Every figure's URL keys (so that each page also meets the others'), the page's own, and junk.
-KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + ["present", "theme", "x", "<b>", ""]
+KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + ["present", "theme", "predict", "x", "<b>", ""]
 VALUE_TEXT = st.text(
     alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]), max_size=40
 )
