@@ -271,7 +271,8 @@ def test_on_a_phone_the_headline_bar_asks_for_guesses_instead_of_showing_the_num
     page.keyboard.type("0.6")
     page.get_by_role("button", name="Reveal", exact=True).tap()
     p = BinaryState().values["precision"]
-    expect(bar.locator(".fig-headline-text")).to_contain_text(f"P@5 = {f(p)}: your guess 0.60")
+    expect(bar.locator(".fig-headline-text")).to_contain_text(f"P@5 {f(p)}, R@5 ")
+    expect(page.locator(LIVE)).to_contain_text(f"P@5 = {f(p)}: your guess 0.60")
     expect(bar.locator(".fig-headline-toggle")).to_be_visible()
     context.close()
 

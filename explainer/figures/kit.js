@@ -570,8 +570,7 @@ export function mountFigure({ model, el }, figure) {
   const headline = createHeadline(root);
   // Predict, then reveal (predict.js): asked by the tag's predict attribute or the page's predict=1.
   const asked = model.predict || (model.standalone && new URLSearchParams(window.location.search).get("predict") === "1");
-  const say = (text) => (announcer.say(text), headline.show(text));
-  const predict = createPredict({ frame, say, on: asked, url: model.standalone });
+  const predict = createPredict({ frame, announce: announcer.say, headline: headline.show, on: asked, url: model.standalone });
   if (model.standalone || model.predict) tools.append(predict.button);
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   head.append(tools);

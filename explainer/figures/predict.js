@@ -56,7 +56,8 @@ export function judgeGuess(guess, value) {
 
 /**
  * The mode for one figure. `frame` is the figure's frame (its classes show the mode),
- * `say(text)` the shell's announcer and headline, `on` whether it starts on, `url` whether its
+ * `announce(text)` its live region, `headline(text)` its narrow screen's bar of numbers, `on`
+ * whether it starts on, `url` whether its
  * switch writes predict=1 into the page URL. Returns { button (the switch), set(on), follow(state)
  * (call on every state drawn), targets(list, { after }) (call on every redraw), say(text) }.
  *
@@ -64,7 +65,7 @@ export function judgeGuess(guess, value) {
  * name as the figure writes it ("P@5"), `el` where its guess goes, `hide` the nodes that show it
  * or its arithmetic. `after` is where the Reveal button goes (default: after the last target).
  */
-export function createPredict({ frame, say, on = false, url = false }) {
+export function createPredict({ frame, announce, headline, on = false, url = false }) {
   const button = node("button", "fig-button predict-toggle", "Predict first");
   button.type = "button";
   button.title = "Hide the numbers until you have guessed them";
@@ -151,7 +152,8 @@ export function createPredict({ frame, say, on = false, url = false }) {
     revealed = true;
     status.textContent = "";
     mode();
-    say(said.join(" "));
+    announce(said.join(" "));
+    headline(shown); // the bar has room for the numbers, not for every guess's distance
   }
   reveal.addEventListener("click", show);
 
@@ -159,7 +161,9 @@ export function createPredict({ frame, say, on = false, url = false }) {
     active = Boolean(next);
     button.setAttribute("aria-pressed", String(active));
     hideAgain();
-    say(active ? asking() : shown);
+    const text = active ? asking() : shown;
+    announce(text);
+    headline(text);
   }
   button.addEventListener("click", () => {
     set(!active);
@@ -207,7 +211,9 @@ export function createPredict({ frame, say, on = false, url = false }) {
     /** What the figure says of its numbers: said while they show, and in their place a request for guesses. */
     say(text) {
       shown = text;
-      say(active && !revealed ? asking() : text);
+      const said = active && !revealed ? asking() : text;
+      announce(said);
+      headline(said);
     },
   };
 }
