@@ -467,6 +467,19 @@ export function createQueryNotice() {
 
 // -- presenter mode: large type, high contrast, nothing but the figure --
 
+/** Write a page key's "1" into the page URL (present=1, predict=1), or take the key away, keeping the rest. */
+function setPageKey(key, on) {
+  const params = new URLSearchParams(window.location.search);
+  if (on) params.set(key, "1");
+  else params.delete(key);
+  const query = queryText(params);
+  try {
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+  } catch {
+    // As in writeQuery: the mode still switches.
+  }
+}
+
 /** A toggle for presenter mode, on when the URL says present=1. It marks the figure root and the page. */
 export function createPresenterToggle(root) {
   const button = h("button", "fig-button present-toggle", "Presenter view");
@@ -481,15 +494,7 @@ export function createPresenterToggle(root) {
   button.addEventListener("click", () => {
     const on = !root.classList.contains("present");
     set(on);
-    const params = new URLSearchParams(window.location.search);
-    if (on) params.set("present", "1");
-    else params.delete("present");
-    const query = queryText(params);
-    try {
-      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
-    } catch {
-      // As in writeQuery: the mode still switches.
-    }
+    setPageKey("present", on);
   });
   set(new URLSearchParams(window.location.search).get("present") === "1");
   return button;
@@ -570,7 +575,8 @@ export function mountFigure({ model, el }, figure) {
   const headline = createHeadline(root);
   // Predict, then reveal (predict.js): asked by the tag's predict attribute or the page's predict=1.
   const asked = model.predict || (model.standalone && new URLSearchParams(window.location.search).get("predict") === "1");
-  const predict = createPredict({ frame, announce: announcer.say, headline: headline.show, on: asked, url: model.standalone });
+  const onSwitch = (on) => model.standalone && setPageKey("predict", on);
+  const predict = createPredict({ frame, announce: announcer.say, headline: headline.show, on: asked, onSwitch });
   if (model.standalone || model.predict) tools.append(predict.button);
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   head.append(tools);

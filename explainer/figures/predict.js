@@ -57,15 +57,15 @@ export function judgeGuess(guess, value) {
 /**
  * The mode for one figure. `frame` is the figure's frame (its classes show the mode),
  * `announce(text)` its live region, `headline(text)` its narrow screen's bar of numbers, `on`
- * whether it starts on, `url` whether its
- * switch writes predict=1 into the page URL. Returns { button (the switch), set(on), follow(state)
+ * whether it starts on, `onSwitch(on)` what else the reader's switch does (a page writes predict=1
+ * into its URL). Returns { button (the switch), set(on), follow(state)
  * (call on every state drawn), targets(list, { after }) (call on every redraw), say(text) }.
  *
  * A target is { key, label, value, el, hide }: `value` the number hidden (0 to 1), `label` its
  * name as the figure writes it ("P@5"), `el` where its guess goes, `hide` the nodes that show it
  * or its arithmetic. `after` is where the Reveal button goes (default: after the last target).
  */
-export function createPredict({ frame, announce, headline, on = false, url = false }) {
+export function createPredict({ frame, announce, headline, on = false, onSwitch = () => {} }) {
   const button = node("button", "fig-button predict-toggle", "Predict first");
   button.type = "button";
   button.title = "Hide the numbers until you have guessed them";
@@ -82,6 +82,7 @@ export function createPredict({ frame, announce, headline, on = false, url = fal
   let drawn = null; // the state last drawn, as JSON
   let shown = ""; // what the figure last said of its numbers
   let current = []; // the targets of the last redraw
+  let barAfter = null; // where the figure wants the Reveal button
   const guesses = new Map(); // key -> { row, label, input, result }
 
   const mode = () => {
@@ -157,8 +158,26 @@ export function createPredict({ frame, announce, headline, on = false, url = fal
   }
   reveal.addEventListener("click", show);
 
+  /** Put each target's guess in place and hide what shows its value: only in predict mode, so that a figure without it pays nothing per click. */
+  function place() {
+    if (!active) return;
+    for (const target of current) {
+      const g = guessRow(target);
+      if (g.row.parentNode !== target.el) {
+        // Where the value was: after the last hidden node of its own box, else at the box's end.
+        const at = target.hide.filter((hidden) => hidden.parentNode === target.el).at(-1);
+        if (at) at.after(g.row);
+        else target.el.append(g.row);
+      }
+      if (g.words.textContent !== `Your guess for ${target.label}`) g.words.textContent = `Your guess for ${target.label}`;
+      for (const hidden of target.hide) hidden.classList.add(HIDDEN);
+    }
+    if (barAfter && bar.previousSibling !== barAfter) barAfter.after(bar);
+  }
+
   function set(next) {
     active = Boolean(next);
+    place();
     button.setAttribute("aria-pressed", String(active));
     hideAgain();
     const text = active ? asking() : shown;
@@ -167,16 +186,7 @@ export function createPredict({ frame, announce, headline, on = false, url = fal
   }
   button.addEventListener("click", () => {
     set(!active);
-    if (!url) return;
-    const params = new URLSearchParams(window.location.search);
-    if (active) params.set("predict", "1");
-    else params.delete("predict");
-    const query = params.toString().replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%3F/g, "?");
-    try {
-      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
-    } catch {
-      // As for presenter view: the mode switches all the same.
-    }
+    onSwitch(active);
   });
   button.setAttribute("aria-pressed", "false");
   active = Boolean(on);
@@ -195,18 +205,8 @@ export function createPredict({ frame, announce, headline, on = false, url = fal
     /** The figure's hidden values for what it draws now. */
     targets(list, { after = list.at(-1)?.el } = {}) {
       current = list;
-      for (const target of list) {
-        const g = guessRow(target);
-        if (g.row.parentNode !== target.el) {
-          // Where the value was: after the last hidden node of its own box, else at the box's end.
-          const at = target.hide.filter((hidden) => hidden.parentNode === target.el).at(-1);
-          if (at) at.after(g.row);
-          else target.el.append(g.row);
-        }
-        if (g.words.textContent !== `Your guess for ${target.label}`) g.words.textContent = `Your guess for ${target.label}`;
-        for (const hidden of target.hide) hidden.classList.add(HIDDEN);
-      }
-      if (after && bar.previousSibling !== after) after.after(bar);
+      barAfter = after;
+      place();
     },
     /** What the figure says of its numbers: said while they show, and in their place a request for guesses. */
     say(text) {
