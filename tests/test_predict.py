@@ -285,7 +285,7 @@ def test_presenter_mode_shows_the_guess_and_the_reveal_large(browser, address):
         page.goto(address("exported", f"/binary?predict=1&present={present}"))
         sizes[present] = guess(page, "precision").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         context.close()
-    assert sizes["1"] >= 1.4 * sizes["0"], sizes
+    assert sizes["1"] >= 1.4 * sizes["0"], sizes  # 1.3em of presenter type, itself some 1.1 times the page's
 
 
 def test_a_notebook_figure_takes_predict_and_the_tag_sets_it_itself():
