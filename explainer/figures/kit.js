@@ -355,7 +355,7 @@ export function parseGradeList(text, name, { length, min_grade: min, max_grade: 
 }
 
 // Keys the page itself uses, and the values each takes: left alone by every figure's state.
-const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"], predict: ["0", "1"] };
+export const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"], predict: ["0", "1"] };
 
 /** The page keys of a URL query that are set to a value they do not take, as notice lines. */
 export function ignoredPageKeys(search) {
