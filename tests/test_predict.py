@@ -162,7 +162,13 @@ def test_the_keyboard_alone_switches_predict_mode_guesses_and_reveals(page, addr
     page.wait_for_url(re.compile(r"[?&]predict=1"))
     expect(page.locator("[data-metric=precision] .metric-formula")).to_be_hidden()
     tab_until(page, lambda a: "predict-input" in a["cls"])
+    # The arrow keys pick a guess: from one half, a twentieth a step.
+    page.keyboard.press("ArrowUp")
+    expect(guess(page, "precision")).to_have_value("0.50")
+    page.keyboard.press("ArrowDown")
+    expect(guess(page, "precision")).to_have_value("0.45")
     p = BinaryState(k=4).values["precision"]
+    page.keyboard.press("Control+A")
     page.keyboard.type(f(p))
     page.keyboard.press("Enter")
     expect(result(page, "precision")).to_have_text(f"P@4 = {f(p)}: your guess {f(p)}, right.")

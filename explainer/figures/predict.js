@@ -10,6 +10,7 @@ import { formatNumber } from "explainer/metrics";
 
 const HIDDEN = "predict-hidden"; // a node hidden until Reveal
 const ASK = "Guess the hidden numbers, each from 0 to 1, then press Reveal.";
+const STEP = 0.05; // what the arrow keys add to a guess, or take from it
 
 function node(tag, className, text = null) {
   const made = document.createElement(tag);
@@ -38,6 +39,13 @@ export function parseGuess(text) {
     return { problem: `“${shown}” is not a number from 0 to 1: type one as 0.4 (or 40%).` };
   }
   return { value };
+}
+
+/** A guess moved by `step`, kept from 0 to 1; from one half when there is no guess yet (or no number). */
+export function stepped(text, step) {
+  const { value = null } = parseGuess(text);
+  if (value === null) return 0.5;
+  return Math.min(1, Math.max(0, Math.round((value + step) / STEP) * STEP));
 }
 
 /**
@@ -101,10 +109,14 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
       const input = node("input", "predict-input");
       Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false, maxLength: 12 });
       input.placeholder = "0 to 1";
+      // Enter reveals; the arrow keys pick a guess, a step at a time, as on a slider.
       input.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter") return;
+        const step = { ArrowUp: STEP, ArrowDown: -STEP }[event.key];
+        if (event.key === "Enter") show();
+        else if (step) input.value = formatNumber(stepped(input.value, step));
+        else return;
         event.preventDefault();
-        show();
+        input.removeAttribute("aria-invalid");
       });
       input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
       label.append(words, input);
