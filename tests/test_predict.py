@@ -19,7 +19,7 @@ from explainer.figures import BY_NAME
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.runtime import bundle
 
-from support.page import ACTIVE_JS, reader_text, watch_page
+from support.page import ACTIVE_JS, reader_text, serious_violations, watch_page
 
 pytestmark = pytest.mark.browser
 
@@ -292,6 +292,37 @@ def test_presenter_mode_shows_the_guess_and_the_reveal_large(browser, address):
         sizes[present] = guess(page, "precision").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         context.close()
     assert sizes["1"] >= 1.4 * sizes["0"], sizes  # 1.3em of presenter type, itself some 1.1 times the page's
+
+
+@pytest.mark.parametrize(("scheme", "query"), [("light", "predict=1"), ("dark", "predict=1&present=1")])
+@pytest.mark.parametrize("name", ["binary", "queries", "which-measure"])
+def test_no_serious_accessibility_violation_before_or_after_reveal(browser, server, name, scheme, query):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server.url}/{name}?{query}")
+    expect(page.locator(".predict-guess input").first).to_be_visible(timeout=30_000)
+    page.locator(".predict-guess input").first.fill("nine")
+    reveal(page)
+    expect(page.locator(".predict-status")).not_to_be_empty()
+    assert serious_violations(page) == []
+    # The pointer away, and Reveal by the keyboard: a pointer left over a card of figure 1 (the
+    # cards grow on Reveal) would fade the rows that card does not use.
+    page.mouse.move(0, 0)
+    page.locator(".predict-guess input").first.fill("0.5")
+    page.locator(".predict-guess input").first.press("Enter")
+    expect(page.locator(".predict-result").first).to_be_visible()
+    assert serious_violations(page) == []
+    context.close()
+
+
+def test_on_a_phone_the_guesses_and_reveal_are_at_least_44_px(browser, address):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(address("exported", "/binary?predict=1"))
+    for target in (guess(page, "precision"), page.get_by_role("button", name="Reveal", exact=True)):
+        box = target.bounding_box()
+        assert box["width"] >= 43.5 and box["height"] >= 43.5, box
+    context.close()
 
 
 def test_a_notebook_figure_takes_predict_and_the_tag_sets_it_itself():

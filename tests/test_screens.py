@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from explainer.figures import BY_NAME
 
+from support.page import serious_violations
 from support.server import wait_until
 
 pytestmark = pytest.mark.browser
@@ -168,15 +169,6 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(browser, 
 
 # -- screen readers and keyboards: axe-core on every page ---------------------------------------------
 
-# axe-core's WCAG 2.0 to 2.2 A and AA rules and best practices, and the rule that a control's
-# accessible name contains the text it shows (WCAG 2.5.3: speech input finds it by what it shows).
-AXE_OPTIONS = {
-    "resultTypes": ["violations"],
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]},
-    "rules": {"label-content-name-mismatch": {"enabled": True}},
-}
-
-
 # Light and dark presenter views of every page in the default run; the other two in the slow step.
 AXE_VIEWS = [
     pytest.param("light", "", id="light"),
@@ -184,18 +176,6 @@ AXE_VIEWS = [
     pytest.param("dark", "", id="dark", marks=pytest.mark.slow),
     pytest.param("light", "present=1", id="light-present", marks=pytest.mark.slow),
 ]
-
-
-def serious_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is, a line each."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes'][:3]]}"
-        for v in violations
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize(("scheme", "mode"), AXE_VIEWS)

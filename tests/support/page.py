@@ -205,3 +205,26 @@ def numbers_mismatch(shown: dict) -> list[str]:
     if last_number(shown["ndcg"]) == f(value):
         return []
     return [f"ndcg: shows {shown['ndcg']!r}, the list gives {f(value)}"]
+
+
+# -- accessibility: axe-core in the page ---------------------------------------------------------
+
+# axe-core's WCAG 2.0 to 2.2 A and AA rules and best practices, and the rule that a control's
+# accessible name contains the text it shows (WCAG 2.5.3: speech input finds it by what it shows).
+AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]},
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+}
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, a line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes'][:3]]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
