@@ -87,11 +87,11 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
 
   let active = false;
   let revealed = false;
-  let drawn = null; // the state last drawn, as JSON
+  let drawn = null; // the state last drawn
   let shown = ""; // what the figure last said of its numbers
   let current = []; // the targets of the last redraw
   let barAfter = null; // where the figure wants the Reveal button
-  const guesses = new Map(); // key -> { row, label, input, result }
+  const guesses = new Map(); // a target's key -> its { row, words (the label's), input, result }
 
   const mode = () => {
     frame.classList.toggle("predicting", active);
@@ -200,7 +200,6 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
     set(!active);
     onSwitch(active);
   });
-  button.setAttribute("aria-pressed", "false");
   active = Boolean(on);
   button.setAttribute("aria-pressed", String(active));
   mode();
@@ -208,11 +207,13 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
   return {
     button,
     set,
-    /** A state is about to be drawn: a new one hides revealed numbers again. */
+    /**
+     * A state is about to be drawn: a new one hides revealed numbers again. (The shell draws a
+     * state only when it changed: a click makes a new one, and Python's echo of it is not drawn.)
+     */
     follow(state) {
-      const text = JSON.stringify(state);
-      if (drawn !== null && text !== drawn && revealed) hideAgain();
-      drawn = text;
+      if (revealed && state !== drawn) hideAgain();
+      drawn = state;
     },
     /** The figure's hidden values for what it draws now. */
     targets(list, { after = list.at(-1)?.el } = {}) {
