@@ -30,7 +30,7 @@ from explainer.figures.base import HERE, FigureView, module_source
 ELEMENT_JS = HERE / "element.js"
 
 # Set by the tag itself, from its attributes: the figure's data says nothing about them.
-TAG_PROPERTIES = ("caption", "standalone", "heading", "on_page", "page_link")
+TAG_PROPERTIES = ("caption", "standalone", "heading", "on_page", "page_link", "predict")
 
 
 def view_model(view: FigureView) -> dict[str, Any]:

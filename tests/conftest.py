@@ -39,6 +39,19 @@ def exported_site(tmp_path_factory):
 
 
 @pytest.fixture
+def address(server, exported_site):
+    """A page's address, served or as its exported light file: ("exported", "/binary?k=3") is binary.html?k=3 on disk."""
+
+    def at(mode: str, path: str) -> str:
+        if mode == "served":
+            return server.url + path
+        route, mark, query = path.partition("?")
+        return (exported_site / f"{route.strip('/') or 'index'}.html").as_uri() + mark + query
+
+    return at
+
+
+@pytest.fixture
 def serve_object():
     """Serve Panel objects of this test process (so the test can read their Python state); returns their URL."""
     import panel as pn

@@ -38,19 +38,6 @@ NDCG = ".metric-ndcgText"
 MODES = ["served", "exported"]
 
 
-@pytest.fixture
-def address(server, exported_site):
-    """A page's address, served or as its exported light file: ("exported", "/binary?k=3") is binary.html?k=3 on disk."""
-
-    def at(mode: str, path: str) -> str:
-        if mode == "served":
-            return server.url + path
-        route, mark, query = path.partition("?")
-        return (exported_site / f"{route.strip('/') or 'index'}.html").as_uri() + mark + query
-
-    return at
-
-
 def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
     """The page imports a bundle as it is, cached by its name: two figures sharing one would draw one twice."""
     from bokeh.document import Document

@@ -19,8 +19,10 @@ pytestmark = pytest.mark.browser
 
 BATCHES, BATCH = 42, 25  # 1,050 queries per page and mode
 
-# Every figure's URL keys (so that each page also meets the others'), the page's own, and junk.
-KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + ["present", "theme", "x", "<b>", ""]
+# Every figure's URL keys (so that each page also meets the others'), the page's own (kit.js's
+# PAGE_KEYS: a test below checks that none is missing here), and junk.
+PAGE_KEYS = ["present", "theme", "embed", "predict"]
+KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + PAGE_KEYS + ["x", "<b>", ""]
 VALUE_TEXT = st.text(
     alphabet=st.sampled_from(list("0123456789,|?-+. abcxyz<>\"'&=;%#/\\") + ["é", "✓", "\u202e", "\x00"]), max_size=40
 )
@@ -60,6 +62,7 @@ def parser_page(browser, url: str, name: str, mode: str):
             const [m, kit] = await ({LOADERS[mode]})(name, source);
             const fields = m.queryFields(model);
             window.parse = (search) => kit.stateFromQuery(search, fields, model.default, model.max_query_length);
+            window.pageKeys = Object.keys(kit.PAGE_KEYS);
         }}""",
         [name, source, view_model(view)],
     )
@@ -71,6 +74,7 @@ def parser_page(browser, url: str, name: str, mode: str):
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported_site, name, mode):
     url = f"{server.url}/{name}" if mode == "served" else (exported_site / f"{name}.html").as_uri()
     page = parser_page(browser, url, name, mode)
+    assert sorted(page.evaluate("window.pageKeys")) == sorted(PAGE_KEYS), "a page key the fuzz does not try"
     state_class = BY_NAME[name].state_class
     checked = []
 

@@ -70,6 +70,7 @@ IMPORTED_MODULES = {
     "explainer/metrics": PACKAGE / "metrics.js",
     "explainer/picture": HERE / "picture.js",
     "explainer/class-address": HERE / "class_address.js",
+    "explainer/predict": HERE / "predict.js",
     "explainer/kit": HERE / "kit.js",
 }
 
@@ -175,6 +176,9 @@ class FigureView(JSComponent):
     on_page = param.Boolean(
         default=False, doc="The figure is on one of the explainer's pages: it follows the page URL's theme key."
     )
+    predict = param.Boolean(
+        default=False, doc="Predict, then reveal: the headline numbers stay hidden until the reader has guessed them."
+    )
     heading = param.String(default="", doc="The page's heading, on a figure page of its own (not when embedded).")
     caption = param.String(default="", doc="A one-line caption above the figure (embed pages).")
     page_link = param.String(
@@ -231,6 +235,7 @@ class Figure(Viewer):
         standalone: bool = False,
         heading: str = "",
         caption: str = "",
+        predict: bool = False,
         **state_params: Any,
     ):
         super().__init__()
@@ -247,6 +252,7 @@ class Figure(Viewer):
             standalone=standalone,
             heading=heading,
             caption=caption,
+            predict=predict,
         )
         self.state.param.watch(self._push, list(self.state.fields))
         self.view.param.watch(self._pull, "state")

@@ -21,6 +21,7 @@ import {
   parseRankFlags,
   setText,
 } from "explainer/kit";
+import { cardTarget } from "explainer/predict";
 
 /** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5. */
 export function queryFields({ limits }) {
@@ -85,6 +86,7 @@ export function readout({ relevant, k, missed }) {
       rr: inList.length ? `First relevant result at rank ${inList[0]}` : "No relevant result in the list",
       ap: `Precision at each relevant rank, summed, divided by R = ${nRelevant}`,
     },
+    labels: { precision: `P@${k}`, recall: `R@${k}`, rr: "RR", ap: "AP" },
     announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
     // The ranks each card uses, highlighted while the card is under the pointer or focus.
     uses: {
@@ -204,6 +206,9 @@ function build(shell) {
     }
     notice.hidden = current.nRelevant > 0;
     setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
+    const targets = CARDS.map((key) => cardTarget(key, cards[key], current.labels[key], current.values[key]));
+    targets[0].hide.push(notice); // "every measure is 0" would give the answers away
+    shell.predict(targets);
     shell.say(current.announcement);
   };
 }

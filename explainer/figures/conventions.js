@@ -20,6 +20,7 @@ import {
   rankedGrades,
   setText,
 } from "explainer/kit";
+import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);
 
@@ -278,6 +279,10 @@ function build(shell) {
     setText(recall.note, current.recallNote);
     setText(hitRate.formula, current.hitRateText);
     setText(hitRate.note, current.hitRateNote);
+    shell.predict([
+      cardTarget("recall", recall, `Recall@${state.k}`, current.recall),
+      cardTarget("hit-rate", hitRate, `Hit rate@${state.k}`, current.hitRate),
+    ], { after: pair });
     shell.say(current.announcement);
   };
 }

@@ -89,12 +89,12 @@
    * page's or the system's); `caption` replaces the figure's own caption ("" for none).
    * `standalone` makes it the whole page (its title as the heading, state in the page URL,
    * presenter view), `on-page` has it follow the page URL's theme key, and `page-link` adds links
-   * to the figure's own page in the reader's state: the exported pages use them. A reader's change dispatches
+   * to the figure's own page in the reader's state: the exported pages use them. `predict` hides the
+   * headline numbers until the reader has guessed them (on a standalone page, so does ?predict=1). A reader's change dispatches
    * a "statechange" event with { state, query }.
    */
   class RelevanceFigure extends HTMLElement {
-    // A predict attribute will join these when the figures have a predict mode (a view property).
-    static observedAttributes = ["name", "state", "theme", "caption"];
+    static observedAttributes = ["name", "state", "theme", "caption", "predict"];
 
     static load = load;
     static figures = Object.freeze(Object.keys(bundle.figures));
@@ -113,6 +113,7 @@
       if (attribute === "state" && this.#shell) this.#ask(this.getAttribute("state") ?? "");
       // A new theme keeps the state the reader has reached.
       else if (attribute === "theme" && this.#shell) this.#ask(this.#query(this.#shell.state()), false);
+      else if (attribute === "predict" && this.#shell) this.#shell.predicting(this.hasAttribute("predict"));
       else if (attribute === "name" || attribute === "caption") this.#mount();
     }
 
@@ -134,6 +135,7 @@
       values.standalone = this.hasAttribute("standalone");
       values.heading = values.standalone ? figure.title : "";
       values.on_page = this.hasAttribute("on-page");
+      values.predict = this.hasAttribute("predict");
       values.page_link = this.getAttribute("page-link") ?? "";
       const model = createModel(name, values, (key, value) => {
         if (key !== "state") return;

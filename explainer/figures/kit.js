@@ -9,6 +9,7 @@
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
 import { createClassAddress } from "explainer/class-address";
 import { createPictureButtons, pictureName } from "explainer/picture";
+import { createPredict } from "explainer/predict";
 
 /** Make an element with a class and optional text. */
 export function h(tag, className = "", text = null) {
@@ -356,7 +357,7 @@ export function parseGradeList(text, name, { length, min_grade: min, max_grade: 
 }
 
 // Keys the page itself uses, and the values each takes: left alone by every figure's state.
-const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"] };
+export const PAGE_KEYS = { present: ["0", "1"], theme: ["light", "dark", "auto"], embed: ["0", "1"], predict: ["0", "1"] };
 
 /** The page keys of a URL query that are set to a value they do not take, as notice lines. */
 export function ignoredPageKeys(search) {
@@ -468,6 +469,19 @@ export function createQueryNotice() {
 
 // -- presenter mode: large type, high contrast, nothing but the figure --
 
+/** Write a page key's "1" into the page URL (present=1, predict=1), or take the key away, keeping the rest. */
+function setPageKey(key, on) {
+  const params = new URLSearchParams(window.location.search);
+  if (on) params.set(key, "1");
+  else params.delete(key);
+  const query = queryText(params);
+  try {
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+  } catch {
+    // As in writeQuery: the mode still switches.
+  }
+}
+
 /** A toggle for presenter mode, on when the URL says present=1. It marks the figure root and the page. */
 export function createPresenterToggle(root) {
   const button = h("button", "fig-button present-toggle", "Presenter view");
@@ -482,15 +496,7 @@ export function createPresenterToggle(root) {
   button.addEventListener("click", () => {
     const on = !root.classList.contains("present");
     set(on);
-    const params = new URLSearchParams(window.location.search);
-    if (on) params.set("present", "1");
-    else params.delete("present");
-    const query = queryText(params);
-    try {
-      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
-    } catch {
-      // As in writeQuery: the mode still switches.
-    }
+    setPageKey("present", on);
   });
   set(new URLSearchParams(window.location.search).get("present") === "1");
   return button;
@@ -525,7 +531,8 @@ export function createFlash() {
  *   build(shell)            builds the figure's parts and returns update(state), which redraws them,
  *                           or { update, onReset } when Reset must also stop something
  * `build` receives the shell: { model, limits, frame, root, head, notice, controls(...nodes),
- * tools(...nodes), state(), commit(next), say(text) }; the figure places `head` and `notice`.
+ * tools(...nodes), state(), commit(next), say(text), predict(targets, options), predicting(on) }; the
+ * figure places `head` and `notice`, and names its headline values to predict.js's mode with predict().
  * Once mounted, the shell also has `ask(search)`, and `el` receives a "figure-mounted" event
  * carrying it: a host that is not a page URL (the <relevance-figure> tag, explainer.js) hands
  * the figure its query that way.
@@ -565,6 +572,14 @@ export function mountFigure({ model, el }, figure) {
   example.title = "Back to the article's example";
   example.hidden = true;
   tools.append(reset, example);
+  const notice = createQueryNotice();
+  const announcer = createAnnouncer();
+  const headline = createHeadline(root);
+  // Predict, then reveal (predict.js): asked by the tag's predict attribute or the page's predict=1.
+  const asked = model.predict || (model.standalone && new URLSearchParams(window.location.search).get("predict") === "1");
+  const onSwitch = (on) => model.standalone && setPageKey("predict", on);
+  const predict = createPredict({ frame, announce: announcer.say, headline: headline.show, on: asked, onSwitch });
+  if (model.standalone || model.predict) tools.append(predict.button);
   // A picture for slides, on the explainer's own pages (not in an embed or a documentation's tag).
   if ((model.standalone && !embedded) || model.on_page) {
     tools.append(createPictureButtons(frame, () => pictureName(figure.className, figure.toQuery(state, model))));
@@ -575,9 +590,6 @@ export function mountFigure({ model, el }, figure) {
     tools.append(createClassAddress(frame, model.class_address, model.class_address_qr));
   }
   head.append(tools);
-  const notice = createQueryNotice();
-  const announcer = createAnnouncer();
-  const headline = createHeadline(root);
   frame.prepend(headline.el); // outside the grid, so that it can stay in view over the whole figure
 
   let state;
@@ -594,10 +606,9 @@ export function mountFigure({ model, el }, figure) {
     tools: (...nodes) => reset.before(...nodes),
     state: () => state,
     commit: (next) => commit(next),
-    say(text) {
-      announcer.say(text);
-      headline.show(text);
-    },
+    say: predict.say,
+    predict: predict.targets,
+    predicting: predict.set,
   };
   const built = figure.build(shell);
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
@@ -607,6 +618,7 @@ export function mountFigure({ model, el }, figure) {
   const links = model.page_link ? createPageLinks(root, model.page_link) : null;
   commit = bindState(model, (next) => {
     state = next;
+    predict.follow(next);
     update(next);
     if (model.standalone) writeQuery(figure.toQuery(next, model));
     links?.update(figure.toQuery(next, model));
@@ -662,7 +674,8 @@ function createHeadline(root) {
   details.hidden = true;
   el.append(summary, toggle, details);
   const drawDetails = () => {
-    const formulas = [...root.querySelectorAll(".metric-formula")].map((node) => node.textContent);
+    // Only what shows: in predict mode the hidden formulas stay hidden here too.
+    const formulas = [...root.querySelectorAll(".metric-formula")].filter((node) => node.checkVisibility()).map((node) => node.textContent);
     details.replaceChildren(...formulas.map((text) => h("p", "", text)));
   };
   toggle.addEventListener("click", () => {

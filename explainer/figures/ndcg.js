@@ -19,6 +19,7 @@ import {
   rankedGrades,
   setText,
 } from "explainer/kit";
+import { cardTarget } from "explainer/predict";
 
 const STEP_MS = 900;
 const f = (x) => formatNumber(x);
@@ -151,6 +152,7 @@ function build(shell) {
 
   const panel = h("div", "metrics");
   const formulas = {};
+  const cards = {};
   for (const [key, name] of [
     ["ndcgText", "NDCG@k"],
     ["dcgText", "DCG@k"],
@@ -158,6 +160,7 @@ function build(shell) {
   ]) {
     const card = createCard(name, { className: `metric-${key}`, note: false });
     formulas[key] = card.formula;
+    cards[key] = card;
     panel.append(card.el);
   }
   const idealTable = createIdealTable(count, limits.grades.max_grade);
@@ -189,6 +192,9 @@ function build(shell) {
     for (const [key, node] of Object.entries(formulas)) setText(node, current[key]);
     gainSwitch.set(state.gain);
     tour.describe();
+    const target = cardTarget("ndcg", cards.ndcgText, `NDCG@${state.k}`, current.ndcg);
+    target.hide.push(cards.dcgText.el, cards.idcgText.el, idealTable.el, tour.status);
+    shell.predict([target], { after: cards.ndcgText.el });
     shell.say(current.announcement);
   }
   return { update, onReset: () => tour.end() };

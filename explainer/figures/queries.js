@@ -210,7 +210,10 @@ function createSystemPanel(shell, system) {
 
   return {
     box,
-    /** Redraw for `state`; returns what a screen reader hears of this system. */
+    /**
+     * Redraw for `state`; returns what a screen reader hears of this system, and its mean as the
+     * value to predict (its mean and median lines, and the lowest queries' line, hide with it).
+     */
     update(state) {
       const runs = state[system];
       while (rows.length > runs.length) rows.pop().row.remove();
@@ -243,7 +246,11 @@ function createSystemPanel(shell, system) {
       setText(lines.lowest, r.lowestText);
       lines.lowest.hidden = !r.lowestText;
       setText(trackHead, symbol);
-      return `${NAMES[system]}: ${r.meanText.split(" = ")[0]} ${f(r.mean)}, median ${f(r.median)}`;
+      const label = `${r.meanText.split(" = ")[0]} of ${NAMES[system]}`;
+      return {
+        said: `${NAMES[system]}: ${r.meanText.split(" = ")[0]} ${f(r.mean)}, median ${f(r.median)}`,
+        target: { key: system, label, value: r.mean, el: box, hide: [lines.mean, lines.median, lines.lowest] },
+      };
     },
   };
 }
@@ -306,6 +313,7 @@ function build(shell) {
       }
       said.push(panels[system].update(state));
     }
-    shell.say(said.join(". "));
+    shell.predict(said.map((s) => s.target), { after: systemsBox });
+    shell.say(said.map((s) => s.said).join(". "));
   };
 }

@@ -15,6 +15,7 @@ import {
   parseIntegers,
   setText,
 } from "explainer/kit";
+import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);
 
@@ -207,6 +208,13 @@ function build(shell) {
     setText(cards.precision.note, `Relevant documents among the index's ${K}, divided by ${K}.`);
     setText(lesson, current.lesson);
     setText(unfound, current.unfoundNote);
+    const targets = [
+      cardTarget("ann", cards.ann, `ANN recall@${K}`, current.values.ann),
+      cardTarget("recall", cards.recall, `Recall@${K}`, current.values.recall),
+      cardTarget("precision", cards.precision, `P@${K}`, current.values.precision),
+    ];
+    targets[0].hide.push(lesson);
+    shell.predict(targets);
     shell.say(current.announcement);
   };
 }

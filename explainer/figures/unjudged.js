@@ -20,6 +20,7 @@ import {
   parseRankFlags,
   setText,
 } from "explainer/kit";
+import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);
 
@@ -190,6 +191,13 @@ function build(shell) {
       const earlier = readout({ ...state, reveal: false }, model.outside);
       before.textContent = `Before judging: ${earlier.short}. Once judged: ${now.short}.`;
     }
+    const targets = [
+      cardTarget("judged", cards.judgedText, `Judged@${state.k}`, now.values.judged),
+      cardTarget("precision", cards.precisionText, `P@${state.k}`, now.values.precision),
+      cardTarget("ndcg", cards.ndcgText, `NDCG@${state.k}`, now.values.ndcg),
+    ];
+    targets[0].hide.push(before); // its "before judging" and "once judged" numbers
+    shell.predict(targets);
     shell.say(now.short);
   };
 }

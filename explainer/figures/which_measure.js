@@ -203,7 +203,9 @@ function build(shell) {
   const compareBody = h("tbody");
   compare.append(compareHead, compareBody);
   const note = h("p", "which-note");
-  demoBox.append(says, lists.el, compare, note, shell.head);
+  // In predict mode: a guess of the chosen measure for each list, where the table was.
+  const guesses = h("div", "which-guesses");
+  demoBox.append(says, lists.el, compare, guesses, note, shell.head);
   shell.root.append(shell.notice, table.el, demoBox);
 
   return function update(state) {
@@ -230,6 +232,11 @@ function build(shell) {
       }),
     );
     const chosen = LABELS[state.measure](demo.k);
+    const hide = [says, compare];
+    shell.predict([
+      { key: "a", label: `${chosen} of list A`, value: a[state.measure], el: guesses, hide },
+      { key: "b", label: `${chosen} of list B`, value: b[state.measure], el: guesses, hide },
+    ]);
     shell.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
   };
 }

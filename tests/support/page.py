@@ -30,6 +30,7 @@ def script(name: str) -> str:
 ACTIVE_JS = script("active.js")
 DEEP_JS = script("deep.js")
 READ_FIGURE_JS = script("read_figure.js")
+READER_TEXT_JS = script("reader_text.js")
 
 # Words that mean a number or a name went missing on its way to the page.
 BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
@@ -67,6 +68,14 @@ def click_changes(page, name: str, timeout: float = 5_000) -> None:
     before = text.inner_text()
     page.locator(target).first.click()
     expect(text).not_to_have_text(before)
+
+
+def reader_text(page, root_selector: str = ":root") -> str:
+    """All a reader of the figures under ``root_selector`` sees or hears: shown text, accessible
+    names, descriptions, tooltips, live regions."""
+    return page.evaluate(
+        f"(selector) => ({READER_TEXT_JS})({DEEP_JS}, document.querySelector(selector))", root_selector
+    )
 
 
 def watch_page(page) -> dict[str, list]:
@@ -197,6 +206,8 @@ def numbers_mismatch(shown: dict) -> list[str]:
         return []
     return [f"ndcg: shows {shown['ndcg']!r}, the list gives {f(value)}"]
 
+
+# -- accessibility: axe-core in the page ---------------------------------------------------------
 
 # axe-core's WCAG 2.0 to 2.2 A and AA rules and best practices, and the rule that a control's
 # accessible name contains the text it shows (WCAG 2.5.3: speech input finds it by what it shows).
