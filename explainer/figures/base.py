@@ -66,7 +66,11 @@ MAX_QUERY_LENGTH = 4000
 
 # The modules that figure scripts import by name, each after the ones it imports: served inline
 # through an import map to the Panel views, and built into explainer.js for the tag.
-IMPORTED_MODULES = {"explainer/metrics": PACKAGE / "metrics.js", "explainer/kit": HERE / "kit.js"}
+IMPORTED_MODULES = {
+    "explainer/metrics": PACKAGE / "metrics.js",
+    "explainer/kit": HERE / "kit.js",
+    "explainer/chart": HERE / "chart.js",
+}
 
 
 def import_map(modules: dict[str, Path]) -> dict[str, dict[str, str]]:

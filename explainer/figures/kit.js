@@ -959,3 +959,49 @@ export function gradedListQuery(state) {
   if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
   return pairs;
 }
+
+/**
+ * Play and Step, for a figure whose numbers build up in an order worth watching (figure 2's swaps
+ * to the ideal order, figure 1's AP terms, the unjudged figure's documents judged one by one).
+ * `advance()` takes one step and returns false when none is left; Play runs a step every
+ * `stepMs`, Step runs one. `what` ends the buttons' accessible names ("Play the animation");
+ * `onEnd()` forgets the figure's progress when the run ends (its last step, or a reader's change).
+ * Returns { el (the buttons), status (a line for what the step did), stop(), end() }.
+ */
+export function createPlayer({ what = "the animation", advance, stepMs = 900, onEnd = () => {} }) {
+  const el = h("div", "player");
+  const play = h("button", "fig-button", "▶ Play");
+  const step = h("button", "fig-button", "Step");
+  for (const b of [play, step]) b.type = "button";
+  play.setAttribute("aria-label", `Play ${what}`);
+  step.setAttribute("aria-label", `One step of ${what}`);
+  // The progress, on its own line: as it grows and shrinks it moves no button.
+  const status = h("p", "player-status");
+  status.setAttribute("role", "status");
+  el.append(play, step);
+  let timer = null;
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+    play.setAttribute("aria-label", `Play ${what}`);
+  }
+  play.addEventListener("click", () => {
+    if (timer) return stop();
+    if (!advance()) return;
+    play.textContent = "❚❚ Pause";
+    play.setAttribute("aria-label", `Pause ${what}`);
+    timer = setInterval(() => advance() || stop(), stepMs);
+  });
+  step.addEventListener("click", () => {
+    stop();
+    advance();
+  });
+  function end() {
+    stop();
+    onEnd();
+    status.textContent = "";
+  }
+  return { el, status, stop, end };
+}
