@@ -255,7 +255,7 @@ function build(shell) {
  */
 function createApTour(shell, readout, commit) {
   let tour = null; // { done, sum } while it runs
-  const player = createPlayer({ what: "AP, one term at a time", advance, onEnd: () => (tour = null) });
+  const player = createPlayer({ what: "AP, one term at a time", label: "AP term by term", advance, onEnd: () => (tour = null) });
   const { status, end } = player;
 
   function advance() {

@@ -7,8 +7,8 @@ import { h, setAttr, setText } from "explainer/kit";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 360;
-const HEIGHT = 150;
-const PAD = { left: 30, right: 34, top: 10, bottom: 22 };
+const HEIGHT = 160;
+const PAD = { left: 30, right: 40, top: 12, bottom: 24 };
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -86,7 +86,7 @@ export function createKChart({ count, label, series, onK }) {
   });
   const dotGroup = svg("g", { class: "kchart-dots" });
   plot.append(dotGroup);
-  const cursorLabel = svg("text", { class: "kchart-cursor", y: PAD.top + 10, "text-anchor": "middle" });
+  const cursorLabel = svg("text", { class: "kchart-cursor", y: PAD.top + 12, "text-anchor": "middle" });
   plot.append(cursorLabel);
 
   let k = 0;
@@ -132,7 +132,7 @@ export function createKChart({ count, label, series, onK }) {
       k = nextK;
       band.setAttribute("x", String(x(k) - step / 2));
       kTicks.forEach((tick, j) => tick.classList.toggle("is-current", j + 1 === k));
-      cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 18), WIDTH - PAD.right - 18)));
+      cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
       setText(cursorLabel, `k = ${k}`);
       const said = [];
       for (const s of drawn) {

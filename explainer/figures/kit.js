@@ -964,12 +964,15 @@ export function gradedListQuery(state) {
  * Play and Step, for a figure whose numbers build up in an order worth watching (figure 2's swaps
  * to the ideal order, figure 1's AP terms, the unjudged figure's documents judged one by one).
  * `advance()` takes one step and returns false when none is left; Play runs a step every
- * `stepMs`, Step runs one. `what` ends the buttons' accessible names ("Play the animation");
+ * `stepMs`, Step runs one. `what` ends the buttons' accessible names ("Play the animation"), and
+ * `label`, if given, stands before them;
  * `onEnd()` forgets the figure's progress when the run ends (its last step, or a reader's change).
  * Returns { el (the buttons), status (a line for what the step did), stop(), end() }.
  */
-export function createPlayer({ what = "the animation", advance, stepMs = 900, onEnd = () => {} }) {
+export function createPlayer({ what = "the animation", label = "", advance, stepMs = 900, onEnd = () => {} }) {
   const el = h("div", "player");
+  // A short visible label says what Play plays where the figure has more than one thing to play.
+  if (label) el.append(h("span", "player-label", label));
   const play = h("button", "fig-button", "▶ Play");
   const step = h("button", "fig-button", "Step");
   for (const b of [play, step]) b.type = "button";

@@ -209,7 +209,7 @@ function build(shell) {
  */
 function createJudgingTour(shell, outside) {
   let tour = null; // { ranks (the unjudged, 1-based), done } while it runs
-  const player = createPlayer({ what: "judging, one document at a time", advance, onEnd: () => (tour = null) });
+  const player = createPlayer({ what: "judging, one document at a time", label: "Judge one by one", advance, onEnd: () => (tour = null) });
   const { status, end } = player;
 
   function advance() {
