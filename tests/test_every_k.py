@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
+from explainer.figures.conventions import DISAGREEING_ORDERS, ConventionsState
 from explainer.figures.ndcg import NdcgState
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedState
 from explainer.metrics import format_number as fmt
@@ -236,3 +237,42 @@ def test_judging_one_document_a_step_ends_on_the_revealed_numbers(page, server):
         f" NDCG@{state.k} {fmt(revealed['ndcg'])}, as with the judge's grades revealed."
     )
     expect(page.locator(".metric-ndcgText .metric-formula")).to_contain_text(f"= {fmt(revealed['ndcg'])}")
+
+
+# -- the conventions figure: k past the list ----------------------------------------------------
+
+
+def test_the_conventions_figure_shows_ndcg_at_3_and_ndcg_at_10_disagreeing(page, server):
+    """Two orders of the same documents, each a link: NDCG@3 prefers the first, NDCG@10 the second."""
+    trec = page.locator('tr[data-convention="linear-judged"] .conv-value')
+    shown = {}
+    for order in DISAGREEING_ORDERS:
+        for k in (3, 10):
+            page.goto(f"{server.url}/conventions?order={','.join(str(d + 1) for d in order)}&k={k}")
+            value = ConventionsState(order=list(order), k=k).values["linear-judged"]
+            expect(trec).to_have_text(fmt(value))
+            expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {k}")
+            expect(page.locator(".query-notice")).to_be_hidden()
+            shown[order, k] = value
+    first, second = DISAGREEING_ORDERS
+    assert shown[first, 3] > shown[second, 3]
+    assert shown[first, 10] < shown[second, 10]
+
+
+def test_the_conventions_marker_goes_past_the_last_row_to_k_10_and_the_url_keeps_it(page, server):
+    page.goto(f"{server.url}/conventions")
+    marker = page.locator(".rl-cutoff")
+    marker.focus()
+    marker.press("End")
+    expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 10")
+    expect(marker).to_have_attribute("aria-valuetext", "k = 10: the top 10 results count, past the list's 8")
+    expect(page).to_have_url(re.compile(r"[?&]k=10\b"))
+    state = ConventionsState(k=10)
+    expect(page.locator('tr[data-convention="linear-judged"] .conv-value')).to_have_text(
+        fmt(state.values["linear-judged"])
+    )
+    # Under the last row, not over it.
+    last = page.locator('.rl-row[data-rank="8"]').bounding_box()
+    assert marker.bounding_box()["y"] > last["y"] + last["height"]
+    marker.press("ArrowUp")
+    expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 9")
