@@ -215,8 +215,12 @@ function build(shell) {
   const tour = createApTour(shell, () => current, (next) => shell.commit(next));
   shell.controls(tour.el);
   left.insertBefore(tour.status, list.el);
-  panel.append(chart.el);
   shell.root.append(left, panel);
+  // Under the cards; presenting, under the list, so that the cards, which stay in view while the
+  // presenter scrolls the list, are never taller than a 720p screen.
+  const placeChart = () => (shell.frame.classList.contains("present") ? left : panel).append(chart.el);
+  new MutationObserver(placeChart).observe(shell.frame, { attributes: true, attributeFilter: ["class"] });
+  placeChart();
 
   // A reader's change ends a step-through; the steps' own changes do not.
   function commit(next) {

@@ -109,7 +109,7 @@ function build(shell) {
   reveal.type = "button";
   reveal.addEventListener("click", () => commit({ ...shell.state(), reveal: !shell.state().reveal }));
   const tour = createJudgingTour(shell, model.outside);
-  shell.controls(policy.el, tour.el);
+  shell.controls(policy.el);
   shell.tools(reveal);
 
   // A reader's change ends a step-through; the steps' own changes do not.
@@ -149,7 +149,7 @@ function build(shell) {
   });
   const listHint = h("p", "fig-hint-line", "Click a result to mark it judged or not; the menu sets the grade a judge gives it.");
   const left = h("div", "fig-list");
-  left.append(shell.head, shell.notice, listHint, tour.status, list.el);
+  left.append(shell.head, shell.notice, listHint, list.el);
 
   const panel = h("div", "metrics");
   const cards = {
@@ -158,6 +158,8 @@ function build(shell) {
     ndcgText: createCard("NDCG@k (exponential gain)", { className: "metric-ndcgText" }),
   };
   for (const card of Object.values(cards)) panel.append(card.el);
+  // Beside the numbers it changes, where a wide screen has room to spare.
+  panel.append(tour.el, tour.status);
   const before = h("p", "fig-notice before-after");
   before.setAttribute("role", "status");
   panel.append(before);
