@@ -276,3 +276,29 @@ def test_the_conventions_marker_goes_past_the_last_row_to_k_10_and_the_url_keeps
     assert marker.bounding_box()["y"] > last["y"] + last["height"]
     marker.press("ArrowUp")
     expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 9")
+
+
+# -- the light page ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["binary", "ndcg"])
+def test_the_exported_light_page_draws_the_same_chart(page, exported_site, name):
+    if name == "binary":
+        page.goto((exported_site / "binary.html").as_uri() + "?relevant=3,4,9&missed=0&k=6")
+        state = BinaryState(relevant=[r in (3, 4, 9) for r in range(1, 13)], missed=0, k=6)
+        expected = binary_expected(state)
+        wait_chart(page, 0, expected["precision"])
+        wait_chart(page, 1, expected["recall"])
+        ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
+        expect(page.locator(".kchart-legend")).to_have_text(
+            f"AP = the mean of the 3 dots (● the precision at each relevant rank) = {ap}."
+        )
+    else:
+        page.goto((exported_site / "ndcg.html").as_uri() + "?grades=3,0,0,2,1,0,3,1&k=2&gain=linear")
+        expected = ndcg_expected(NdcgState(grades=[3, 0, 0, 2, 1, 0, 3, 1], k=2, gain="linear"))
+        wait_chart(page, 1, expected["ndcg"])
+        wait_chart(page, 0, expected["dcg"], kind="rect")
+    slider = page.locator(".kchart-svg")
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {7 if name == 'binary' else 3}")
