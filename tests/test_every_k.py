@@ -75,7 +75,7 @@ def test_the_binary_chart_draws_p_and_r_at_every_k_as_the_metrics_core_computes_
     assert values == pytest.approx([metrics.precision_at_k(state.grades, r) for r in ranks])
     ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
     expect(page.locator(".kchart-legend")).to_have_text(
-        f"AP = (the sum of the 4 dots (● the precision at each relevant rank) + 2 zeros for the relevant"
+        "● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant"
         f" documents the list missed) / R = 6 = {ap}."
     )
     expect(page.locator(".metric[data-metric=ap] .metric-formula")).to_contain_text(f"= {ap}")
@@ -291,7 +291,7 @@ def test_the_exported_light_page_draws_the_same_chart(page, exported_site, name)
         wait_chart(page, 1, expected["recall"])
         ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
         expect(page.locator(".kchart-legend")).to_have_text(
-            f"AP = the mean of the 3 dots (● the precision at each relevant rank) = {ap}."
+            f"● the precision at each relevant rank. AP = the mean of the 3 ● = {ap}."
         )
     else:
         page.goto((exported_site / "ndcg.html").as_uri() + "?grades=3,0,0,2,1,0,3,1&k=2&gain=linear")

@@ -110,10 +110,10 @@ export function readout({ relevant, k, missed }) {
 /** What the chart says of AP: the mean of its dots, and the missed documents' zeros, over R. */
 function apLegend(found, missed, nRelevant, ap) {
   if (!nRelevant) return "AP = 0: no relevant document, found or missed.";
-  const dots = `${found} dot${found === 1 ? "" : "s"} (● the precision at each relevant rank)`;
-  if (!missed) return `AP = the mean of the ${dots} = ${ap}.`;
+  const dots = `● the precision at each relevant rank. AP = `;
+  if (!missed) return `${dots}the mean of the ${found} ● = ${ap}.`;
   const zeros = `${missed} zero${missed === 1 ? "" : "s"} for the relevant document${missed === 1 ? "" : "s"} the list missed`;
-  return `AP = (the sum of the ${dots} + ${zeros}) / R = ${nRelevant} = ${ap}.`;
+  return `${dots}(the sum of the ${found} ● + ${zeros}) / R = ${nRelevant} = ${ap}.`;
 }
 
 // The cards, in order; their names and blind spots come from Python's explainer/measures.py.
