@@ -794,8 +794,12 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     reset = page.get_by_role("button", name="Reset")
     marker = page.locator(".rl-cutoff")
 
-    # Tab order: Reset, the rows down to the cutoff, the marker (right after the rows it cuts), the
-    # rows below it, the stepper's two buttons, then the cards.
+    # Tab order: AP's Play and Step, Reset, the rows down to the cutoff, the marker (right after the
+    # rows it cuts), the rows below it, the stepper's two buttons, the cards, then the chart's k.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Play AP, one term at a time")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="One step of AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
     expect(reset).to_be_focused()
     for rank in range(1, 6):
@@ -823,6 +827,8 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     for key in KEYS:
         page.keyboard.press("Tab")
         expect(page.locator(f".metric[data-metric={key}]")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("slider", name="Cutoff k on the chart of P@k and R@k")).to_be_focused()
 
     flipped, missed = with_flips(ARTICLE, 1, 1)
     assert missed == 0
@@ -833,7 +839,7 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     )
 
     # Back to Reset with Shift+Tab, and press it.
-    for _ in range(4 + 2 + 1 + 12):
+    for _ in range(1 + 4 + 2 + 1 + 12):
         page.keyboard.press("Shift+Tab")
     expect(reset).to_be_focused()
     page.keyboard.press("Enter")

@@ -12,6 +12,8 @@ from explainer.figures.conventions import (
     BY_KEY,
     CONVENTIONS,
     DEFAULT_K,
+    DISAGREEING_ORDERS,
+    MAX_K,
     MAX_MISSED,
     ConventionsFigure,
     ConventionsState,
@@ -68,7 +70,7 @@ def test_each_convention_at_the_default_is_the_arithmetic_written_out():
     assert fmt(values["recall"]) == "0.38" and values["hit_rate"] == 1.0
 
 
-@pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 10])
 @pytest.mark.parametrize("missed", [[], [3, 2], [1, 1, 1], [3, 3, 3, 3, 3, 3]])
 def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
     """The tool labels of the first two rows: trec_eval's ndcg_cut is the linear row; with grades relabelled
@@ -98,6 +100,32 @@ def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
     state = ConventionsState(grades=shown, k=k, missed_grades=missed)
     assert state.values["hit_rate"] == linear[f"success_{k}"]
     assert state.values["recall"] == pytest.approx(linear[f"recall_{k}"], abs=1e-4)
+
+
+def test_k_runs_past_the_eight_results_to_trec_evals_cut_at_10_but_a_real_querys_list_stops_at_its_length():
+    assert ConventionsState.param.k.bounds == (1, MAX_K) == (1, 10)
+    missed = [3, 3, 2, 2]
+    state = ConventionsState(k=MAX_K, missed_grades=missed)
+    ranked, judged = state.ranked_grades, state.judged
+    # Past the list its DCG stops growing; the ideal of every judged document does not.
+    assert metrics.dcg_at_k(ranked, 10, "linear") == metrics.dcg_at_k(ranked, 8, "linear")
+    assert state.values["linear-judged"] == metrics.ndcg_at_k(ranked, 10, "linear", judged=judged)
+    assert state.values["linear-judged"] < ConventionsState(k=8, missed_grades=missed).values["linear-judged"]
+    made = ConventionsState.for_list([2, 0, 1], [3])
+    assert made.param.k.bounds == (1, 3)
+
+
+def test_ndcg_at_3_and_ndcg_at_10_disagree_on_two_orders_of_the_same_list():
+    """Two orders of figure 2's documents (each reached by promotions): NDCG@3 prefers the first,
+    NDCG@10 (trec_eval's ndcg_cut.10) the second."""
+    first, second = DISAGREEING_ORDERS
+
+    def ndcg(order, k):
+        return ConventionsState(order=list(order), k=k).values["linear-judged"]
+
+    assert ndcg(first, 3) > ndcg(second, 3)
+    assert ndcg(first, 10) < ndcg(second, 10)
+    assert fmt(ndcg(first, 10)) != fmt(ndcg(second, 10)), "the page must show them apart"
 
 
 def test_the_uncut_ideal_differs_from_the_cut_one_only_when_judged_documents_pass_k():
@@ -156,7 +184,7 @@ def test_promote_and_set_grade_refuse_a_rank_outside_the_list(rank):
         ({"missed_grades": [1] * (MAX_MISSED + 1)}, "missed_grades"),
         ({"missed_grades": [1.5]}, "missed_grades"),
         ({"k": 0}, "k"),
-        ({"k": 9}, "k"),
+        ({"k": MAX_K + 1}, "k"),
         ({"k": True}, "k"),
         ({"grades": [4, 3, 0, 2, 0, 3, 1, 2]}, "grades"),
         ({"grades": [1, 3, 0]}, "grades"),

@@ -384,10 +384,11 @@ def test_keyboard_only(fig):
     rows = where(lambda a: "rl-activate" in a["cls"], "the rows")
     selects = where(lambda a: a["tag"] == "select", "the grade selects")
     marker = where(lambda a: "rl-cutoff" in a["cls"], "the cutoff marker")
+    chart = where(lambda a: a["label"] == "Cutoff k on the chart of NDCG@k and DCG@k", "the chart's k")
     assert [seen[i]["rank"] for i in rows] == [str(r) for r in range(1, 9)]
     assert [seen[i]["rank"] for i in selects] == [str(r) for r in range(1, 9)]
-    assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0]
-    assert len(seen) == 1 + 3 + 8 + 8 + 1, seen
+    assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0] < chart[0]
+    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1, seen
 
     # And each one works from the keyboard alone.
     fig.tab_to(lambda a: "rl-cutoff" in a["cls"])

@@ -72,6 +72,7 @@ IMPORTED_MODULES = {
     "explainer/class-address": HERE / "class_address.js",
     "explainer/predict": HERE / "predict.js",
     "explainer/kit": HERE / "kit.js",
+    "explainer/chart": HERE / "chart.js",
 }
 
 

@@ -9,8 +9,10 @@ import {
   reciprocalRank,
   relevantRanks,
 } from "explainer/metrics";
+import { createKChart } from "explainer/chart";
 import {
   createCard,
+  createPlayer,
   createRankedList,
   createStepper,
   drawMark,
@@ -22,6 +24,8 @@ import {
   setText,
 } from "explainer/kit";
 import { cardTarget } from "explainer/predict";
+
+const f = formatNumber;
 
 /** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5. */
 export function queryFields({ limits }) {
@@ -65,7 +69,6 @@ export function readout({ relevant, k, missed }) {
     rr: reciprocalRank(grades),
     ap: averagePrecision(grades, nRelevant),
   };
-  const f = formatNumber;
   const terms = averagePrecisionTerms(grades).map(([hits, rank]) => `${hits}/${rank}`);
   const nothing = "(R = 0: nothing to find)";
   return {
@@ -87,6 +90,14 @@ export function readout({ relevant, k, missed }) {
       ap: `Precision at each relevant rank, summed, divided by R = ${nRelevant}`,
     },
     labels: { precision: `P@${k}`, recall: `R@${k}`, rr: "RR", ap: "AP" },
+    // Every k at once, for the chart: P@k and R@k at k = 1..n, and AP's terms, the precision at
+    // each relevant rank (a dot on the P@k line), with a 0 for each relevant document missed.
+    byK: {
+      precision: grades.map((_, i) => precisionAtK(grades, i + 1)),
+      recall: grades.map((_, i) => recallAtK(grades, i + 1, nRelevant)),
+    },
+    apTerms: inList.map((rank) => [rank, precisionAtK(grades, rank)]),
+    apLegend: apLegend(inList.length, missed, nRelevant, f(values.ap)),
     announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
     // The ranks each card uses, highlighted while the card is under the pointer or focus.
     uses: {
@@ -96,6 +107,15 @@ export function readout({ relevant, k, missed }) {
       ap: inList,
     },
   };
+}
+
+/** What the chart says of AP: the mean of its dots, and the missed documents' zeros, over R. */
+function apLegend(found, missed, nRelevant, ap) {
+  if (!nRelevant) return "AP = 0: no relevant document, found or missed.";
+  const dots = `● the precision at each relevant rank. AP = `;
+  if (!missed) return `${dots}the mean of the ${found} ● = ${ap}.`;
+  const zeros = `${missed} zero${missed === 1 ? "" : "s"} for the relevant document${missed === 1 ? "" : "s"} the list missed`;
+  return `${dots}(the sum of the ${found} ● + ${zeros}) / R = ${nRelevant} = ${ap}.`;
 }
 
 // The cards, in order; their names and blind spots come from Python's explainer/measures.py.
@@ -155,8 +175,8 @@ function build(shell) {
       marks.push(mark);
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), mark);
     },
-    onActivate: (rank) => shell.commit(flip(shell.state(), rank, shell.limits)),
-    onCutoff: (k) => shell.commit({ ...shell.state(), k }),
+    onActivate: (rank) => commit(flip(shell.state(), rank, shell.limits)),
+    onCutoff: (k) => commit({ ...shell.state(), k }),
   });
   titles.forEach((_, i) => list.describe(i + 1, `Rank ${i + 1}. Press to flip its relevance.`));
   const missed = createMissed(shell);
@@ -185,9 +205,32 @@ function build(shell) {
     cards[key] = card;
     panel.append(box);
   }
+  const chart = createKChart({
+    count: titles.length,
+    label: "Cutoff k on the chart of P@k and R@k",
+    series: [
+      { key: "precision", name: "P@k", kind: "line" },
+      { key: "recall", name: "R@k", kind: "line" },
+    ],
+    onK: (k) => commit({ ...shell.state(), k }),
+  });
+  const tour = createApTour(shell, () => current, (next) => shell.commit(next));
+  shell.controls(tour.el);
+  left.insertBefore(tour.status, list.el);
   shell.root.append(left, panel);
+  // Under the cards; presenting, under the list, so that the cards, which stay in view while the
+  // presenter scrolls the list, are never taller than a 720p screen.
+  const placeChart = () => (shell.frame.classList.contains("present") ? left : panel).append(chart.el);
+  new MutationObserver(placeChart).observe(shell.frame, { attributes: true, attributeFilter: ["class"] });
+  placeChart();
 
-  return function update(state) {
+  // A reader's change ends a step-through; the steps' own changes do not.
+  function commit(next) {
+    tour.end();
+    shell.commit(next);
+  }
+
+  function update(state) {
     current = readout(state);
     list.update(state.k);
     if (active) list.highlight(current.uses[active]);
@@ -206,9 +249,49 @@ function build(shell) {
     }
     notice.hidden = current.nRelevant > 0;
     setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
+    chart.update({ k: state.k, values: current.byK, dots: current.apTerms, legend: current.apLegend });
     const targets = CARDS.map((key) => cardTarget(key, cards[key], current.labels[key], current.values[key]));
-    targets[0].hide.push(notice); // "every measure is 0" would give the answers away
+    // "Every measure is 0", the chart of every k and the AP step's sums would give the answers away.
+    targets[0].hide.push(notice, chart.el, tour.status);
     shell.predict(targets);
     shell.say(current.announcement);
-  };
+  }
+  return { update, onReset: () => tour.end() };
+}
+
+/**
+ * AP one term at a time: each step moves k to the next relevant rank, where P@k is AP's next term,
+ * then adds a 0 for each relevant document the list missed, and ends on the AP card's number.
+ */
+function createApTour(shell, readout, commit) {
+  let tour = null; // { done, sum } while it runs
+  const player = createPlayer({ what: "AP, one term at a time", label: "AP term by term", advance, onEnd: () => (tour = null) });
+  const { status, end } = player;
+
+  function advance() {
+    const state = shell.state();
+    const now = readout();
+    const ranks = now.apTerms.map(([rank]) => rank);
+    if (!tour) tour = { done: 0, sum: 0 };
+    const n = now.nRelevant;
+    if (tour.done === n) {
+      const text = `AP = ${f(tour.sum)} / ${n} = ${f(now.values.ap)}`;
+      end();
+      status.textContent = n ? text : "AP = 0: no relevant document, found or missed.";
+      return false;
+    }
+    tour.done += 1;
+    if (tour.done <= ranks.length) {
+      const [rank, precision] = now.apTerms[tour.done - 1];
+      tour.sum += precision;
+      commit({ ...state, k: rank });
+      const hits = relevantRanks(now.grades, rank).length;
+      status.textContent =
+        `Term ${tour.done} of ${n}: P@${rank} = ${hits} / ${rank} = ${f(precision)}. Sum so far ${f(tour.sum)}.`;
+    } else {
+      status.textContent = `Term ${tour.done} of ${n}: a relevant document the list missed counts 0. Sum so far ${f(tour.sum)}.`;
+    }
+    return true;
+  }
+  return player;
 }

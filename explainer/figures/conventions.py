@@ -18,13 +18,20 @@ import param
 from explainer import metrics
 from explainer.figures.base import HERE, Figure, FigurePage, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
-from explainer.figures.ndcg import MAX_GRADE, RESULT_COUNT, TITLES, GradedListState
+from explainer.figures.ndcg import MAX_GRADE, TITLES, GradedListState
 from explainer.figures.params import Count, Grades, Permutation
 
 # The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),
 # cut at k = 5, where every convention gives a different number.
 ARTICLE_MISSED_GRADES = (3, 2)
 DEFAULT_K = 5
+# k runs past the list's eight results to trec_eval's usual cut, 10: the list's DCG stops growing
+# there, but the ideal of every judged document (the missed ones too) does not, so NDCG@10 can
+# tell another story than NDCG@3.
+MAX_K = 10
+# Two orders of the list's documents (grades 3, 3, 2, 0, 0, 1, 1, 2 and 3, 2, 2, 3, 1, 1, 0, 0):
+# with the missed 3 and 2, NDCG@3 prefers the first and NDCG@10 the second (trec_eval's ndcg_cut).
+DISAGREEING_ORDERS = ((1, 5, 3, 2, 4, 6, 0, 7), (1, 3, 7, 5, 0, 6, 2, 4))
 MAX_MISSED = 6
 
 
@@ -163,7 +170,9 @@ class ConventionsState(GradedListState):
 
     fields = (*GradedListState.fields, "missed_grades")
 
-    k = Count(default=DEFAULT_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
+    k = Count(
+        default=DEFAULT_K, bounds=(1, MAX_K), doc="The cutoff: the top k results count (past the list's last, none)."
+    )
     missed_grades = Grades(
         default=list(ARTICLE_MISSED_GRADES),
         lowest=1,

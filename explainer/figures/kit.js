@@ -60,12 +60,13 @@ export function setAttr(node, name, value) {
  *   count        number of rows
  *   label        accessible name of the list
  *   cutoffName   what the marker is called for a screen reader ("Cutoff k")
+ *   maxK         the largest k (default: count); a k past the last row puts the marker under it
  *   buildRow(row, button, rank)   fill a row once; `button` is its activation target
  *   onActivate(rank)              a row was clicked or pressed
  *   onCutoff(k)                   the marker was moved to k
  * Returns { el, rows, buttons, update(k), highlight(ranks) }.
  */
-export function createRankedList({ count, label, cutoffName = "Cutoff k", buildRow, onActivate, onCutoff }) {
+export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK = count, buildRow, onActivate, onCutoff }) {
   const el = h("div", "rl");
   const list = h("div", "rl-rows");
   list.setAttribute("role", "list");
@@ -95,18 +96,21 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   marker.setAttribute("aria-label", cutoffName);
   marker.setAttribute("aria-orientation", "vertical");
   marker.setAttribute("aria-valuemin", "1");
-  marker.setAttribute("aria-valuemax", String(count));
+  marker.setAttribute("aria-valuemax", String(maxK));
   const line = h("span", "rl-cutoff-line");
   const handle = h("span", "rl-cutoff-handle");
   marker.append(line, handle);
   const gutter = h("div", "rl-gutter");
   gutter.setAttribute("aria-hidden", "true");
   el.append(gutter, list);
+  // Room under the last row for a k past it (trec_eval's cut at 10 of a shorter list).
+  if (maxK > count) el.style.paddingBottom = `calc(1em + ${(maxK - count) * PAST_LIST_PX}px)`;
 
   let k = 0; // none shown until the first update
 
   // Row offsets are measured from `el`, the positioned container of rows and marker.
   function boundary(j) {
+    if (j > count) return boundary(count) + (j - count) * PAST_LIST_PX;
     const row = rows[j - 1];
     const next = rows[j];
     const bottom = row.offsetTop + row.offsetHeight;
@@ -120,14 +124,14 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   function nearest(clientY) {
     const y = clientY - el.getBoundingClientRect().top;
     let best = 1;
-    for (let j = 2; j <= count; j++) {
+    for (let j = 2; j <= maxK; j++) {
       if (Math.abs(boundary(j) - y) < Math.abs(boundary(best) - y)) best = j;
     }
     return best;
   }
 
   function move(to) {
-    const next = Math.max(1, Math.min(count, to));
+    const next = Math.max(1, Math.min(maxK, to));
     if (next !== k) onCutoff(next);
   }
 
@@ -180,7 +184,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
     PageUp: () => k - 3,
     PageDown: () => k + 3,
     Home: () => 1,
-    End: () => count,
+    End: () => maxK,
   };
   marker.addEventListener("keydown", (event) => {
     const step = keySteps[event.key];
@@ -193,7 +197,7 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
   // (it is positioned against the whole list, so where it lives does not move it on screen). Not
   // while it is dragged: taking it out of the document would end the drag.
   function followCutoff() {
-    const host = rows[k - 1];
+    const host = rows[Math.min(k, count) - 1];
     if (!host || marker.parentNode === host || marker.classList.contains("rl-dragging")) return;
     const hadFocus = marker.getRootNode().activeElement === marker;
     host.append(marker);
@@ -226,7 +230,8 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
       k = nextK;
       handle.textContent = `k = ${k}`;
       marker.setAttribute("aria-valuenow", String(k));
-      marker.setAttribute("aria-valuetext", `k = ${k}: ${k === 1 ? "the top result counts" : `the top ${k} results count`}`);
+      const past = k > count ? `, past the list's ${count}` : "";
+      marker.setAttribute("aria-valuetext", `k = ${k}: ${k === 1 ? "the top result counts" : `the top ${k} results count${past}`}`);
       rows.forEach((row, i) => row.classList.toggle("rl-below", i >= k));
       followCutoff();
       placeSoon();
@@ -241,6 +246,8 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", buildR
 }
 
 const EDGE_PX = 48;
+// How far below the last row the marker goes for each k past it.
+const PAST_LIST_PX = 14;
 
 /** How far to scroll per frame for a pointer at `y` in a window `height` tall: none away from its edges. */
 export function edgeSpeed(y, height) {
@@ -882,6 +889,7 @@ export function createGradedList(shell, { titles, label, headerClass, columns, c
   const list = createRankedList({
     count,
     label,
+    maxK: shell.limits.k.max,
     buildRow(row, button, rank) {
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title"), h("span", "grade"), ...cells(rank));
       const select = createGradeSelect(maxGrade, `Grade of the result at rank ${rank}`, (grade) => {
@@ -981,4 +989,53 @@ export function gradedListQuery(state) {
   const pairs = [["grades", rankedGrades(state).join(",")]];
   if (state.order.some((doc, i) => doc !== i)) pairs.push(["order", state.order.map((d) => d + 1).join(",")]);
   return pairs;
+}
+
+/**
+ * Play and Step, for a figure whose numbers build up in an order worth watching (figure 2's swaps
+ * to the ideal order, figure 1's AP terms, the unjudged figure's documents judged one by one).
+ * `advance()` takes one step and returns false when none is left; Play runs a step every
+ * `stepMs`, Step runs one. `what` ends the buttons' accessible names ("Play the animation"), and
+ * `label`, if given, stands before them;
+ * `onEnd()` forgets the figure's progress when the run ends (its last step, or a reader's change).
+ * Returns { el (the buttons), status (a line for what the step did), stop(), end() }.
+ */
+export function createPlayer({ what = "the animation", label = "", advance, stepMs = 900, onEnd = () => {} }) {
+  const el = h("div", "player");
+  // A short visible label says what Play plays where the figure has more than one thing to play.
+  if (label) el.append(h("span", "player-label", label));
+  const play = h("button", "fig-button", "▶ Play");
+  const step = h("button", "fig-button", "Step");
+  for (const b of [play, step]) b.type = "button";
+  play.setAttribute("aria-label", `Play ${what}`);
+  step.setAttribute("aria-label", `One step of ${what}`);
+  // The progress, on its own line: as it grows and shrinks it moves no button.
+  const status = h("p", "player-status");
+  status.setAttribute("role", "status");
+  el.append(play, step);
+  let timer = null;
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+    play.setAttribute("aria-label", `Play ${what}`);
+  }
+  play.addEventListener("click", () => {
+    if (timer) return stop();
+    if (!advance()) return;
+    play.textContent = "❚❚ Pause";
+    play.setAttribute("aria-label", `Pause ${what}`);
+    timer = setInterval(() => advance() || stop(), stepMs);
+  });
+  step.addEventListener("click", () => {
+    stop();
+    advance();
+  });
+  function end() {
+    stop();
+    onEnd();
+    status.textContent = "";
+  }
+  return { el, status, stop, end };
 }

@@ -2,9 +2,11 @@
 // beside them, NDCG@k with its arithmetic, and an animation that swaps the list into
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
+import { createKChart } from "explainer/chart";
 import {
   createCard,
   createGradedList,
+  createPlayer,
   createRadioGroup,
   cumulative,
   dcgSum,
@@ -70,6 +72,11 @@ export function readout(state) {
     dcgText: `DCG@${k} = ${dcgSum(ranked, k, gain)}`,
     idcgText: `Ideal DCG@${k} = ${dcgSum(ideal, k, gain)}`,
     ndcgText: idcg ? `NDCG@${k} = ${f(dcg)} / ${f(idcg)} = ${f(ndcg)}` : `NDCG@${k} = 0 (no graded result: the ideal is 0)`,
+    // Every k at once, for the chart.
+    byK: {
+      ndcg: ranked.map((_, i) => ndcgAtK(ranked, i + 1, gain)),
+      dcg: ranked.map((_, i) => dcgAtK(ranked, i + 1, gain)),
+    },
     announcement: `NDCG@${k} ${f(ndcg)}: DCG ${f(dcg)}, ideal DCG ${f(idcg)}`,
   };
 }
@@ -163,8 +170,17 @@ function build(shell) {
     cards[key] = card;
     panel.append(card.el);
   }
+  const chart = createKChart({
+    count,
+    label: "Cutoff k on the chart of NDCG@k and DCG@k",
+    series: [
+      { key: "dcg", name: "DCG@k", kind: "columns" },
+      { key: "ndcg", name: "NDCG@k", kind: "line" },
+    ],
+    onK: (k) => commit({ ...shell.state(), k }),
+  });
   const idealTable = createIdealTable(count, limits.grades.max_grade);
-  panel.append(idealTable.el);
+  panel.append(chart.el, idealTable.el);
   shell.root.append(left, panel);
 
   function commit(next, { keepTour = false } = {}) {
@@ -189,11 +205,16 @@ function build(shell) {
       },
     }));
     idealTable.update(current.ideal, idealTerms, state.k);
+    chart.update({
+      k: state.k,
+      values: current.byK,
+      legend: "Columns: DCG@k, on the right axis. Line: NDCG@k, from 0 to 1.",
+    });
     for (const [key, node] of Object.entries(formulas)) setText(node, current[key]);
     gainSwitch.set(state.gain);
     tour.describe();
     const target = cardTarget("ndcg", cards.ndcgText, `NDCG@${state.k}`, current.ndcg);
-    target.hide.push(cards.dcgText.el, cards.idcgText.el, idealTable.el, tour.status);
+    target.hide.push(cards.dcgText.el, cards.idcgText.el, idealTable.el, tour.status, chart.el);
     shell.predict([target], { after: cards.ndcgText.el });
     shell.say(current.announcement);
   }
@@ -201,24 +222,15 @@ function build(shell) {
 }
 
 /**
- * The animation: add ranks one at a time, then swap better results up until the order is ideal.
- * Play runs a step every STEP_MS; Step runs one. `readout()` is the figure's current numbers;
+ * The animation: add ranks one at a time, then swap better results up until the order is ideal,
+ * played by kit's player (Play runs a step every STEP_MS; Step runs one). `readout()` is the figure's current numbers;
  * `commit(next)` applies a step without ending the tour.
  */
 function createTour(shell, list, readout, commit) {
   const count = shell.limits.order.length;
-  const el = h("div", "player");
-  const play = h("button", "fig-button", "▶ Play");
-  const step = h("button", "fig-button", "Step");
-  for (const b of [play, step]) b.type = "button";
-  play.setAttribute("aria-label", "Play the animation");
-  step.setAttribute("aria-label", "One step of the animation");
-  // The tour's progress, on its own line: as it grows and shrinks it moves no button.
-  const status = h("p", "player-status");
-  status.setAttribute("role", "status");
-  el.append(play, step);
   let tour = null; // { swaps, done } while a tour runs
-  let timer = null;
+  const player = createPlayer({ advance, stepMs: STEP_MS, onEnd: () => (tour = null) });
+  const { status, end } = player;
 
   function advance() {
     const state = shell.state();
@@ -245,35 +257,8 @@ function createTour(shell, list, readout, commit) {
     return true;
   }
 
-  function stop() {
-    clearInterval(timer);
-    timer = null;
-    play.textContent = "▶ Play";
-    play.setAttribute("aria-label", "Play the animation");
-  }
-
-  function end() {
-    stop();
-    tour = null;
-    status.textContent = "";
-  }
-
-  play.addEventListener("click", () => {
-    if (timer) return stop();
-    if (!advance()) return;
-    play.textContent = "❚❚ Pause";
-    play.setAttribute("aria-label", "Pause the animation");
-    timer = setInterval(() => advance() || stop(), STEP_MS);
-  });
-  step.addEventListener("click", () => {
-    stop();
-    advance();
-  });
-
   return {
-    el,
-    status,
-    end,
+    ...player,
     /** Say where the tour is, after each of its steps. */
     describe() {
       if (!tour) return;

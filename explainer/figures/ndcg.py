@@ -141,7 +141,7 @@ PAGE = FigurePage(
     title="NDCG: graded relevance and position",
     caption="Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order.",
     figure=NdcgFigure,
-    shows="figure 2: eight graded results, DCG, ideal DCG and NDCG@k, and the swap animation",
+    shows="figure 2: eight graded results, DCG, ideal DCG and NDCG@k, a chart of DCG@k and NDCG@k at every k, and the swap animation",
     url_keys=(
         UrlKey("grades", "{grades[length]} grades {grades[min_grade]} to {grades[max_grade]} in rank order"),
         UrlKey("k", "{k[min]} to {k[max]}"),

@@ -6,6 +6,7 @@ import { dcgAtK, formatNumber, idealGrades, ndcgAtK, precisionAtK, relevantRanks
 import {
   createCard,
   createGradeSelect,
+  createPlayer,
   createRadioGroup,
   createRankedList,
   drawMark,
@@ -103,13 +104,20 @@ function build(shell) {
       ["nonrelevant", "count as not relevant (the tools' default)"],
       ["condensed", "leave out (condensed list)"],
     ],
-    (value) => shell.commit({ ...shell.state(), unjudged_as: value }),
+    (value) => commit({ ...shell.state(), unjudged_as: value }),
   );
   const reveal = h("button", "fig-button reveal-toggle", "Reveal the judge's grades");
   reveal.type = "button";
-  reveal.addEventListener("click", () => shell.commit({ ...shell.state(), reveal: !shell.state().reveal }));
+  reveal.addEventListener("click", () => commit({ ...shell.state(), reveal: !shell.state().reveal }));
+  const tour = createJudgingTour(shell, model.outside);
   shell.controls(policy.el);
   shell.tools(reveal);
+
+  // A reader's change ends a step-through; the steps' own changes do not.
+  function commit(next) {
+    tour.end();
+    shell.commit(next);
+  }
 
   const selects = [];
   const list = createRankedList({
@@ -122,7 +130,7 @@ function build(shell) {
         const state = shell.state();
         const grades = state.grades.slice();
         grades[rank - 1] = grade;
-        shell.commit({ ...state, grades });
+        commit({ ...state, grades });
       });
       // Until the judge's grades are revealed, an unjudged result's menu shows "?" and waits.
       const hidden = h("option", "", "?");
@@ -136,9 +144,9 @@ function build(shell) {
       const state = shell.state();
       const judged = state.judged.slice();
       judged[rank - 1] = !judged[rank - 1];
-      shell.commit({ ...state, judged });
+      commit({ ...state, judged });
     },
-    onCutoff: (k) => shell.commit({ ...shell.state(), k }),
+    onCutoff: (k) => commit({ ...shell.state(), k }),
   });
   const listHint = h("p", "fig-hint-line", "Click a result to mark it judged or not; the menu sets the grade a judge gives it.");
   const left = h("div", "fig-list");
@@ -151,12 +159,14 @@ function build(shell) {
     ndcgText: createCard("NDCG@k (exponential gain)", { className: "metric-ndcgText" }),
   };
   for (const card of Object.values(cards)) panel.append(card.el);
+  // Beside the numbers it changes, where a wide screen has room to spare.
+  panel.append(tour.el, tour.status);
   const before = h("p", "fig-notice before-after");
   before.setAttribute("role", "status");
   panel.append(before);
   shell.root.append(left, panel);
 
-  return function update(state) {
+  function update(state) {
     const now = readout(state, model.outside);
     list.update(state.k);
     const condensed = state.unjudged_as === "condensed";
@@ -196,8 +206,42 @@ function build(shell) {
       cardTarget("precision", cards.precisionText, `P@${state.k}`, now.values.precision),
       cardTarget("ndcg", cards.ndcgText, `NDCG@${state.k}`, now.values.ndcg),
     ];
-    targets[0].hide.push(before); // its "before judging" and "once judged" numbers
+    targets[0].hide.push(before, tour.status); // their "before judging", "once judged" and "all judged" numbers
     shell.predict(targets);
     shell.say(now.short);
-  };
+  }
+  return { update, onReset: () => tour.end() };
+}
+
+/**
+ * The judge at work, one document a step: each step judges the next unjudged result (its grade
+ * now counts), and the last says the numbers, which are those of Reveal.
+ */
+function createJudgingTour(shell, outside) {
+  let tour = null; // { ranks (the unjudged, 1-based), done } while it runs
+  const player = createPlayer({ what: "judging, one document at a time", label: "Judge one by one", advance, onEnd: () => (tour = null) });
+  const { status, end } = player;
+
+  function advance() {
+    const state = shell.state();
+    if (!tour) tour = { ranks: state.judged.flatMap((judged, i) => (judged ? [] : [i + 1])), done: 0 };
+    const { ranks } = tour;
+    if (tour.done === ranks.length) {
+      const text = `${ranks.length ? "All judged" : "Every result is judged already"}: ${readout(state, outside).short}`;
+      end();
+      status.textContent = ranks.length ? `${text}, as with the judge's grades revealed.` : `${text}.`;
+      return false;
+    }
+    const rank = ranks[tour.done];
+    tour.done += 1;
+    const judged = state.judged.slice();
+    judged[rank - 1] = true;
+    shell.commit({ ...state, judged });
+    const now = readout(shell.state(), outside);
+    status.textContent =
+      `Judged ${tour.done} of ${ranks.length}: rank ${rank} gets grade ${state.grades[rank - 1]}. ` +
+      `NDCG@${state.k} = ${f(now.values.ndcg)}.`;
+    return true;
+  }
+  return player;
 }

@@ -119,7 +119,7 @@ PAGE = FigurePage(
     title="By default, unjudged documents count as not relevant",
     caption="Ten results, some never judged (?): count them as not relevant, leave them out, or reveal their grades.",
     figure=UnjudgedFigure,
-    shows="a list with unjudged results: count them as not relevant, leave them out, or reveal their grades",
+    shows="a list with unjudged results: count them as not relevant, leave them out, or reveal their grades, all at once or one by one",
     url_keys=(
         UrlKey("grades", "{grades[length]} grades {grades[min_grade]} to {grades[max_grade]}"),
         UrlKey("unjudged", "ranks nobody judged"),
