@@ -79,7 +79,8 @@ def _take_one(browser, url: str, file: Path, kind: str, PlaywrightError) -> Path
             raise PictureError(f"{url}: the server answered {response.status} {response.status_text}".rstrip())
         buttons = page.locator(f".fig-picture-save[data-type={kind}]")
         try:
-            buttons.first.wait_for(timeout=FIGURE_TIMEOUT_MS)
+            # Attached, not visible: presenter view (present=1) hides the buttons, and the picture is the same.
+            buttons.first.wait_for(state="attached", timeout=FIGURE_TIMEOUT_MS)
         except PlaywrightError:
             raise PictureError(
                 f"{url}: no figure to picture there; give a figure's page, as /binary or binary.html (not embed=1)"
@@ -91,7 +92,7 @@ def _take_one(browser, url: str, file: Path, kind: str, PlaywrightError) -> Path
         file.parent.mkdir(parents=True, exist_ok=True)
         try:
             with page.expect_download(timeout=OPEN_TIMEOUT_MS) as download:
-                buttons.first.click()
+                buttons.first.dispatch_event("click")
             download.value.save_as(file)
         except PlaywrightError as error:
             raise PictureError(f"{url}: the picture could not be made ({_first_line(error)})") from None

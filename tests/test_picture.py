@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PIL import Image
+from playwright.sync_api import expect
 
 from explainer import metrics
 
@@ -67,6 +68,11 @@ def test_served_figure_saves_a_png_at_twice_presenter_scale_and_an_svg_of_its_nu
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{server.url}/binary?{BINARY_QUERY}&present=1")
     box = presenter_box(page)
+    # Presenting, the screen is the class's: no picture buttons. The picture is made at presenter
+    # view's size from the figure's usual view.
+    expect(page.locator(".fig-picture")).to_be_hidden()
+    page.get_by_role("button", name="Presenter view").click()
+    expect(page.locator(".fig-frame.present")).to_have_count(0)
 
     name, png = save(page, "png", tmp_path)
     assert name == "binary_relevant-2-3-5_missed-1_k-4.png"
@@ -146,7 +152,7 @@ def test_the_picture_command_writes_a_png_and_an_svg_from_served_and_exported_pa
             "-m",
             "explainer.cli",
             "picture",
-            f"{server.url}/binary?{BINARY_QUERY}",
+            f"{server.url}/binary?{BINARY_QUERY}&present=1",  # a teacher's presenter link: no buttons shown
             str(png),
             (exported_site / "binary.html").as_uri() + f"?{BINARY_QUERY}",
             str(svg),
