@@ -281,7 +281,7 @@ def test_the_conventions_marker_goes_past_the_last_row_to_k_10_and_the_url_keeps
 # -- the light page ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["binary", "ndcg"])
+@pytest.mark.parametrize("name", ["binary", pytest.param("ndcg", marks=pytest.mark.slow)])
 def test_the_exported_light_page_draws_the_same_chart(page, exported_site, name):
     if name == "binary":
         page.goto((exported_site / "binary.html").as_uri() + "?relevant=3,4,9&missed=0&k=6")

@@ -107,7 +107,7 @@ def test_a_picture_leaves_the_page_as_it_was(server, page, tmp_path):
     assert "present" not in after[0]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_exported_figure_saves_its_pictures_with_the_network_blocked(exported_site, browser, tmp_path, scheme):
     context = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=scheme, accept_downloads=True)
     asked = []
@@ -175,11 +175,13 @@ def test_the_picture_command_writes_a_png_and_an_svg_from_served_and_exported_pa
     ("items", "said"),
     [
         (["file:///tmp/binary.html", "slide.gif"], "slide.gif: the file name must end in .png or .svg"),
-        (["file:///tmp/binary.html"], "Give a URL and a FILE for each picture"),
-        (["binary.html", "slide.png"], "binary.html: not a page's address"),
-        (
+        # Each case starts the command anew (some 3 s): the others run in the slow step.
+        pytest.param(["file:///tmp/binary.html"], "Give a URL and a FILE for each picture", marks=pytest.mark.slow),
+        pytest.param(["binary.html", "slide.png"], "binary.html: not a page's address", marks=pytest.mark.slow),
+        pytest.param(
             ["file:///no/such/page.html", "slide.png"],
             "file:///no/such/page.html: cannot open it (net::ERR_FILE_NOT_FOUND)",
+            marks=pytest.mark.slow,
         ),
     ],
 )

@@ -32,6 +32,8 @@ def off(guess: float, value: float) -> str:
 
 
 MODES = ["served", "exported"]
+# The exported page runs the same modules: one test of it in the default run, the rest in the slow step.
+MODES_QUICK = ["served", pytest.param("exported", marks=pytest.mark.slow)]
 LIVE = ".fig-frame [aria-live=polite]"
 ASKING = re.compile(r"^Numbers hidden\. Guess ")
 
@@ -89,7 +91,7 @@ def test_a_wrong_and_a_right_guess_on_figure_one_and_nothing_told_before_reveal(
     assert seen["errors"] == []
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES_QUICK)
 def test_a_change_after_reveal_hides_the_numbers_again_and_asks_for_new_guesses(page, address, mode):
     page.goto(address(mode, "/binary?predict=1"))
     guess(page, "precision").fill("0.6")
@@ -162,7 +164,7 @@ def test_guess_parsing_and_judging_round_as_the_cards_do(page, address):
     ]
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES_QUICK)
 def test_the_keyboard_alone_switches_predict_mode_guesses_and_reveals(page, address, mode):
     page.goto(address(mode, "/binary?k=4"))
     expect(page.locator(".fig-caption")).to_be_visible(timeout=30_000)
@@ -202,7 +204,7 @@ def tab_until(page, predicate, key: str = "Tab", limit: int = 80) -> None:
     raise AssertionError(f"{key} never reached the element; at {page.evaluate(ACTIVE_JS)}")
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES_QUICK)
 def test_predict_1_round_trips_through_the_link_with_the_state(page, address, mode):
     page.goto(address(mode, "/binary?predict=1&k=3"))
     expect(page.get_by_role("button", name="Predict first")).to_have_attribute("aria-pressed", "true")
@@ -246,7 +248,7 @@ def test_the_tags_predict_attribute_hides_the_numbers_until_reveal(tmp_path, exp
     assert seen["errors"] == []
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES_QUICK)
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_every_figure_hides_what_it_predicts_and_reveals_each_guess(page, address, name, mode):
     """Each figure page in predict mode: guesses of 0 for every hidden value; nothing that Reveal
@@ -313,7 +315,10 @@ def test_presenter_mode_shows_the_guess_and_the_reveal_large(browser, address):
     assert sizes["1"] >= 1.4 * sizes["0"], sizes  # 1.3em of presenter type, itself some 1.1 times the page's
 
 
-@pytest.mark.parametrize(("scheme", "query"), [("light", "predict=1"), ("dark", "predict=1&present=1")])
+@pytest.mark.parametrize(
+    ("scheme", "query"),
+    [("light", "predict=1"), pytest.param("dark", "predict=1&present=1", marks=pytest.mark.slow)],
+)
 @pytest.mark.parametrize("name", ["binary", "queries", "which-measure"])
 def test_no_serious_accessibility_violation_before_or_after_reveal(browser, server, name, scheme, query):
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
