@@ -115,6 +115,12 @@ def test_the_query_the_candidate_lost_most_on_opens_with_trec_evals_numbers_and_
     expect(first).to_have_attribute("data-qid", worst)
     first.click()
     expect(shown.heading).to_have_text(f"{worst}: {files['topics'][worst]}")
+    # Opened from its link, the query comes to the top of the screen once its lists have arrived
+    # (before they do, the pane is one line at the foot of the page and cannot scroll up).
+    expect(shown.page.locator(".wb-figure .fig").first).to_be_visible()
+    shown.page.wait_for_function(
+        "el => Math.abs(el.getBoundingClientRect().top) < 80", arg=shown.heading.element_handle(), timeout=5_000
+    )
     for run in (0, 1):
         expected = trec_values(files["qrels"], files["runs"][run], worst)
         for name, trec in TREC.items():

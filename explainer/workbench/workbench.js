@@ -678,6 +678,9 @@ function createQueryPane(model, { change, close }) {
   let live = null;
   let shownRows = [SHOWN_AT_ONCE, SHOWN_AT_ONCE];
   let mounted = {}; // the figures on show: { binary, binaryKey, conventions, convKey }
+  // A query opened from a link scrolls to the top of the screen; before its lists arrive from
+  // Python the pane is one line at the foot of the page and cannot, so it scrolls again then.
+  let scrollWhenLoaded = false;
 
   undo.addEventListener("click", () =>
     change((s) => {
@@ -917,6 +920,7 @@ function createQueryPane(model, { change, close }) {
   return {
     el,
     focus() {
+      scrollWhenLoaded = !detail;
       requestAnimationFrame(() => {
         el.scrollIntoView({ block: "start" });
         heading.focus({ preventScroll: true });
@@ -941,6 +945,10 @@ function createQueryPane(model, { change, close }) {
       drawTerms();
       drawLists();
       drawFigures();
+      if (scrollWhenLoaded) {
+        scrollWhenLoaded = false;
+        requestAnimationFrame(() => el.scrollIntoView({ block: "start" }));
+      }
     },
   };
 }
