@@ -24,19 +24,13 @@ def _wants_browser() -> bool:
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
-    from explainer.classroom import class_address, terminal_qr
-    from explainer.serving import network_address, serve_pages
+    from explainer.serving import serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
     print(
         f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True
     )
-    lan = network_address() if args.address in ("0.0.0.0", "::") else None
-    shared = class_address(args.address, args.port, path, lan)
-    if shared:
-        print(f"Others on this network can open {shared}", flush=True)
-        print(terminal_qr(shared), flush=True)
-        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
+    shared = announce_class_address(args.address, args.port, path)
     code = access_code(args.access_code)
     try:
         serve_pages(
@@ -54,6 +48,22 @@ def serve(args: argparse.Namespace) -> None:
             f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
             "Is another server using that port? Try --port with another number."
         ) from None
+
+
+def announce_class_address(address: str, port: int, path: str) -> str | None:
+    """Served to the network (``--address``): print the address others open, with its QR code.
+
+    Returns that address, or None when the server listens on this computer only."""
+    from explainer.classroom import class_address, terminal_qr
+    from explainer.serving import network_address
+
+    lan = network_address() if address in ("0.0.0.0", "::") else None
+    shared = class_address(address, port, path, lan)
+    if shared:
+        print(f"Others on this network can open {shared}", flush=True)
+        print(terminal_qr(shared), flush=True)
+        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
+    return shared
 
 
 # Letters and digits nobody mistakes for one another when a code is read out or written on a board.

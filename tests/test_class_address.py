@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from PIL import Image
 from explainer.classroom import class_address, terminal_qr
 from explainer.serving import network_address
 
-from support.server import Server, wait_until
+from support.server import Server, free_port, wait_until
 
 OTHERS = re.compile(r"^Others on this network can open (\S+)$", re.M)
 CELL = re.compile(r"\x1b\[(\d+);(\d+)m|(▀)")
@@ -110,3 +112,30 @@ def test_no_class_address_without_address_or_in_exports(server, exported_site, p
         page.goto(url)
         page.locator(".present-toggle").wait_for()
         assert page.locator(".class-address-toggle").count() == 0
+
+
+def test_the_workbench_served_to_the_network_prints_its_class_address_and_qr_code(tmp_path):
+    lan = network_address()
+    if lan is None:
+        pytest.skip("this computer has no network address to serve a class on")
+    qrels, run = tmp_path / "mine.qrels", tmp_path / "mine.run"
+    qrels.write_text("m1 0 a 1\n")
+    run.write_text("m1 Q0 a 1 2.0 mine\n")
+    port = free_port()
+    log = tmp_path / "log.txt"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "explainer.cli", "evaluate", str(qrels), str(run), "--serve", "--no-browser"]
+            + ["--port", str(port), "--address", "0.0.0.0", "--access-code", "lesson"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until(lambda: "Scan this" in log.read_text(), timeout=60, message="the start-up message")
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    printed = log.read_text()
+    address = OTHERS.search(printed).group(1)
+    assert address == f"http://{lan}:{port}/evaluate"
+    assert decoded(as_image(terminal_modules(printed))) == [address]

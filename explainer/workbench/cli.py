@@ -135,12 +135,13 @@ def serve(args, workbench_of) -> None:
     Served beyond this computer, the workbench asks for an access code, made and printed here
     unless one was given: these are the reader's own judgments and runs.
     """
-    from explainer.cli import _shown_host, _wants_browser, access_code
+    from explainer.cli import _shown_host, _wants_browser, access_code, announce_class_address
     from explainer.pages import evaluate_page
     from explainer.serving import serve_pages
 
     url = f"http://{_shown_host(args.address)}:{args.port}/evaluate"
     print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
+    shared = announce_class_address(args.address, args.port, "/evaluate")
     asked = args.access_code
     if asked is None and not _is_loopback(args.address):
         asked = ""
@@ -159,6 +160,7 @@ def serve(args, workbench_of) -> None:
             [],
             routes={"/evaluate": lambda: evaluate_page(workbench_of())},
             access_code=code,
+            class_address=shared or "",
         )
     except OSError as error:
         raise SystemExit(
