@@ -143,6 +143,17 @@ def test_the_query_the_candidate_lost_most_on_opens_with_trec_evals_numbers_and_
     assert not BAD_WORDS.search(text), text
 
 
+def test_a_link_that_names_a_query_opens_it_at_the_top_of_the_screen(page, server):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server.url}/evaluate?query=g044")
+    heading = page.locator(".wb-query .wb-heading")
+    expect(heading).to_have_text("g044: loose clamp nose gear supplier notice", timeout=30_000)
+    expect(page.locator(".wb-figure .fig").first).to_be_visible()
+    page.wait_for_function(
+        "el => Math.abs(el.getBoundingClientRect().top) < 80", arg=heading.element_handle(), timeout=5_000
+    )
+
+
 def unjudged_in_top(detail: dict, run: int, depth: int = 10) -> str:
     return next(detail["docs"][d] for d in detail["runs"][run]["docs"][:depth] if detail["grades"][d] is None)
 

@@ -137,7 +137,8 @@ function createWorkbench(model, root) {
     setText(sources, `${table.qids.length.toLocaleString("en")} queries · ${files.join(" · ")}`);
     redraw();
     const asked = new URLSearchParams(window.location.search).get("query");
-    if (model.on_page && asked && table.index.has(asked) && !state.query) open(asked, false);
+    // A link that names a query shows it, as a link to a part of a page does.
+    if (model.on_page && asked && table.index.has(asked) && !state.query) open(asked, true);
     else if (state.query) pane.show(table, details.get(state.query) ?? null, state, live);
   }
 
