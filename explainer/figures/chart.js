@@ -172,6 +172,7 @@ export function createKChart({ count, label, series, onK }) {
 }
 
 const PR_PAD = { left: 30, right: 62, top: 20, bottom: 24 };
+let prCharts = 0; // each view's title and description have ids of their own
 
 /**
  * Figure 1's precision-recall view: the point (R@k, P@k) for each k, the points at relevant ranks
@@ -184,9 +185,14 @@ const PR_PAD = { left: 30, right: 62, top: 20, bottom: 24 };
 export function createPrChart({ label }) {
   const el = h("figure", "kchart prchart");
   const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "kchart-svg prchart-svg", role: "img" });
-  const title = svg("title");
-  const desc = svg("desc");
+  // Its name and description, by id too: Chromium names an image by its <title> but does not
+  // describe it by its <desc>.
+  const id = `prchart-${++prCharts}`;
+  const title = svg("title", { id: `${id}-title` });
+  const desc = svg("desc", { id: `${id}-desc` });
   plot.append(title, desc);
+  setAttr(plot, "aria-labelledby", title.id);
+  setAttr(plot, "aria-describedby", desc.id);
   const key = h("p", "kchart-key");
   key.setAttribute("aria-hidden", "true"); // the description says the same
   const current = h("span", "kchart-value");
