@@ -75,7 +75,7 @@ def test_the_binary_chart_draws_p_and_r_at_every_k_as_the_metrics_core_computes_
     values = [float(v) for v in dots.evaluate_all("els => els.map((e) => e.dataset.value)")]
     assert values == pytest.approx([metrics.precision_at_k(state.grades, r) for r in ranks])
     ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
-    expect(page.locator(".kchart-legend")).to_have_text(
+    expect(page.locator(".kchart:not(.prchart) .kchart-legend")).to_have_text(
         "● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant"
         f" documents the list missed) / R = 6 = {ap}."
     )
@@ -438,7 +438,7 @@ def test_the_exported_light_page_draws_the_same_chart(page, exported_site, name)
         wait_chart(page, 0, expected["precision"])
         wait_chart(page, 1, expected["recall"])
         ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
-        expect(page.locator(".kchart-legend")).to_have_text(
+        expect(page.locator(".kchart:not(.prchart) .kchart-legend")).to_have_text(
             f"● the precision at each relevant rank. AP = the mean of the 3 ● = {ap}."
         )
     else:

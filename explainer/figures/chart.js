@@ -184,7 +184,7 @@ let prCharts = 0; // each view's title and description have ids of their own
  */
 export function createPrChart({ label }) {
   const el = h("figure", "kchart prchart");
-  const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "kchart-svg prchart-svg", role: "img" });
+  const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "prchart-svg", role: "img" });
   // Its name and description, by id too: Chromium names an image by its <title> but does not
   // describe it by its <desc>.
   const id = `prchart-${++prCharts}`;
