@@ -247,7 +247,7 @@ def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(bro
 
 
 TARGETS = {
-    "binary": [".rl-activate", ".rl-cutoff-handle", ".stepper .fig-button", ".fig-button"],
+    "binary": [".rl-activate", ".rl-cutoff-handle", ".stepper .fig-button", ".fig-button", ".kchart-switch-button"],
     "ndcg": [".rl-activate", ".grade-select", ".fig-button"],
     "queries": [".q-cell", ".fig-button"],
     "conventions": [".stepper .fig-button", ".grade-select"],
