@@ -99,16 +99,37 @@ export function createKChart({ count, label, series, onK }) {
     const at = ((clientX - box.left) / box.width) * WIDTH;
     return Math.round((at - PAD.left) / step + 0.5);
   };
+  // A finger moves k once it is known not to scroll the page: on its first sideways move or when
+  // it lifts (a tap). A vertical swipe is the browser's (touch-action: pan-y), which cancels it.
+  let finger = null; // { id, x, y } from a finger's touch until it moves sideways, lifts or scrolls
   plot.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
+    plot.setPointerCapture(event.pointerId);
+    if (event.pointerType === "touch") {
+      finger = { id: event.pointerId, x: event.clientX, y: event.clientY };
+      return;
+    }
     event.preventDefault();
     plot.focus({ preventScroll: true });
-    plot.setPointerCapture(event.pointerId);
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointermove", (event) => {
-    if (plot.hasPointerCapture(event.pointerId)) move(nearest(event.clientX));
+    if (!plot.hasPointerCapture(event.pointerId)) return;
+    if (finger?.id === event.pointerId) {
+      const [dx, dy] = [Math.abs(event.clientX - finger.x), Math.abs(event.clientY - finger.y)];
+      if (dx < 6 || dx < dy) return; // not yet a sideways drag
+      finger = null;
+      plot.focus({ preventScroll: true });
+    }
+    move(nearest(event.clientX));
   });
+  plot.addEventListener("pointerup", (event) => {
+    if (finger?.id !== event.pointerId) return;
+    finger = null;
+    plot.focus({ preventScroll: true });
+    move(nearest(event.clientX));
+  });
+  plot.addEventListener("pointercancel", () => (finger = null));
   const keySteps = {
     ArrowLeft: () => k - 1,
     ArrowDown: () => k - 1,
