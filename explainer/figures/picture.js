@@ -25,7 +25,7 @@ export function pictureName(className, pairs) {
 
 /**
  * Two buttons that save the figure in `frame` as it stands: PNG (for slides) and SVG.
- * `name()` gives the file name without its extension. On a narrow screen (figures.css) the two
+ * `name()` gives the file name without its extension. On a phone's screen (figures.css) the two
  * fold under one "Save picture" button that shows them, so that a phone's header stays short.
  */
 export function createPictureButtons(frame, name) {
