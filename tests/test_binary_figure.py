@@ -795,7 +795,7 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     marker = page.locator(".rl-cutoff")
 
     # Tab order: AP's Play and Step, Reset, the rows down to the cutoff, the marker (right after the
-    # rows it cuts), the rows below it, the stepper's two buttons, the cards, then the chart's k.
+    # rows it cuts), the rows below it, the stepper's two buttons, the cards, the chart's switch, its k.
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Play AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
@@ -827,6 +827,10 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     for key in KEYS:
         page.keyboard.press("Tab")
         expect(page.locator(f".metric[data-metric={key}]")).to_be_focused()
+    # The chart's two views' switch (above the chart, at its top right), then the chart's k.
+    for view in ("By k", "Precision-recall"):
+        page.keyboard.press("Tab")
+        expect(page.get_by_role("button", name=view)).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("slider", name="Cutoff k on the chart of P@k and R@k")).to_be_focused()
 
@@ -839,7 +843,7 @@ def test_the_whole_figure_works_by_keyboard_alone(page, serve_object):
     )
 
     # Back to Reset with Shift+Tab, and press it.
-    for _ in range(1 + 4 + 2 + 1 + 12):
+    for _ in range(1 + 2 + 4 + 2 + 1 + 12):
         page.keyboard.press("Shift+Tab")
     expect(reset).to_be_focused()
     page.keyboard.press("Enter")

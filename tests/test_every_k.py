@@ -15,6 +15,7 @@ from explainer.figures.ndcg import NdcgState
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedState
 from explainer.metrics import format_number as fmt
 
+from support.page import serious_violations
 from support.server import wait_python
 
 pytestmark = pytest.mark.browser
@@ -74,7 +75,7 @@ def test_the_binary_chart_draws_p_and_r_at_every_k_as_the_metrics_core_computes_
     values = [float(v) for v in dots.evaluate_all("els => els.map((e) => e.dataset.value)")]
     assert values == pytest.approx([metrics.precision_at_k(state.grades, r) for r in ranks])
     ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
-    expect(page.locator(".kchart-legend")).to_have_text(
+    expect(page.locator(".kchart:not(.prchart) .kchart-legend")).to_have_text(
         "● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant"
         f" documents the list missed) / R = 6 = {ap}."
     )
@@ -169,6 +170,153 @@ def test_a_readers_change_ends_the_ap_step_through(page, server):
     expect(status).to_have_text(re.compile(r"^Term 1 of "))
     page.locator('.rl-row[data-rank="1"] button.rl-activate').click()
     expect(status).to_have_text("")
+
+
+# Figure 1's precision-recall view, for relevant=1,4,5,9&missed=2: R = 6, written out by hand.
+PR_PRECISION = [1 / 1, 1 / 2, 1 / 3, 2 / 4, 3 / 5, 3 / 6, 3 / 7, 3 / 8, 4 / 9, 4 / 10, 4 / 11, 4 / 12]
+PR_RECALL = [1 / 6, 1 / 6, 1 / 6, 2 / 6, 3 / 6, 3 / 6, 3 / 6, 3 / 6, 4 / 6, 4 / 6, 4 / 6, 4 / 6]
+PR_AP = (1 / 1 + 2 / 4 + 3 / 5 + 4 / 9 + 0 + 0) / 6
+# After a click on rank 2 (relevant now; one missed document fewer, so R stays 6).
+FLIPPED_PRECISION = [1 / 1, 2 / 2, 2 / 3, 3 / 4, 4 / 5, 4 / 6, 4 / 7, 4 / 8, 5 / 9, 5 / 10, 5 / 11, 5 / 12]
+FLIPPED_RECALL = [1 / 6, 2 / 6, 2 / 6, 3 / 6, 4 / 6, 4 / 6, 4 / 6, 4 / 6, 5 / 6, 5 / 6, 5 / 6, 5 / 6]
+FLIPPED_AP = (1 / 1 + 2 / 2 + 3 / 4 + 4 / 5 + 5 / 9 + 0) / 6
+
+
+def pr_points(page) -> tuple[list[float], list[float]]:
+    """The precision-recall view's points, k = 1 first: their recalls and their precisions."""
+    points = page.locator(".prchart-points circle")
+    recall = points.evaluate_all("els => els.map((e) => Number(e.dataset.recall))")
+    return recall, points.evaluate_all("els => els.map((e) => Number(e.dataset.precision))")
+
+
+def wait_pr(page, recall: list[float], precision: list[float], ap: float) -> None:
+    """The precision-recall view comes to draw these points and this AP line."""
+    page.wait_for_function(
+        """([recall, precision, ap]) => {
+          const deep = (root, sel) => [...root.querySelectorAll(sel),
+            ...[...root.querySelectorAll("*")].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot, sel))];
+          const points = deep(document, ".prchart-points circle");
+          const line = deep(document, ".prchart-ap")[0];
+          const near = (a, b) => Math.abs(a - b) < 1e-9;
+          return points.length === recall.length && line && near(Number(line.dataset.value), ap) &&
+            points.every((e, i) => near(Number(e.dataset.recall), recall[i]) && near(Number(e.dataset.precision), precision[i]));
+        }""",
+        arg=[recall, precision, ap],
+    )
+
+
+def centre_y(locator) -> float:
+    box = locator.bounding_box()
+    return box["y"] + box["height"] / 2
+
+
+def assert_pr_drawn(page, relevant: list[int], k: int, ap: float) -> None:
+    """Where the view draws its marks: the AP line at AP's height between precision 0 (a missed
+    document's zero) and precision 1 (the point at k = 1, relevant), the current k ringed."""
+    top = centre_y(page.locator('.prchart-points circle[data-k="1"]'))
+    bottom = centre_y(page.locator(".prchart-missed circle").first)
+    assert centre_y(page.locator(".prchart-ap")) == pytest.approx(bottom + (top - bottom) * ap, abs=1)
+    emphasised = page.locator(".prchart-points circle.is-relevant").evaluate_all("els => els.map((e) => +e.dataset.k)")
+    assert emphasised == relevant
+    ring, point = page.locator(".prchart-current").bounding_box(), page.locator(f'.prchart-points circle[data-k="{k}"]')
+    assert ring["x"] + ring["width"] / 2 == pytest.approx(
+        point.bounding_box()["x"] + point.bounding_box()["width"] / 2, abs=1
+    )
+    assert centre_y(page.locator(".prchart-current")) == pytest.approx(centre_y(point), abs=1)
+
+
+@pytest.mark.parametrize("mode", ["served", pytest.param("exported", marks=pytest.mark.slow)])
+def test_the_precision_recall_view_draws_each_k_and_ap_as_the_mean_of_the_relevant_ranks_precision(
+    page, server, exported_site, mode
+):
+    query = "?relevant=1,4,5,9&missed=2&k=3"
+    page.goto(f"{server.url}/binary{query}" if mode == "served" else (exported_site / "binary.html").as_uri() + query)
+    view = page.get_by_role("button", name="Precision-recall")
+    expect(page.get_by_role("button", name="By k")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".prchart")).to_be_hidden()
+    view.click()
+    expect(view).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".prchart")).to_be_visible()
+    expect(page.get_by_role("slider", name="Cutoff k on the chart of P@k and R@k")).to_be_hidden()
+    wait_pr(page, PR_RECALL, PR_PRECISION, PR_AP)
+    recall, precision = pr_points(page)
+    assert recall == pytest.approx(PR_RECALL) and precision == pytest.approx(PR_PRECISION)
+    expect(page.locator(".prchart-missed circle")).to_have_count(2)
+    assert_pr_drawn(page, [1, 4, 5, 9], 3, PR_AP)
+    expect(page.locator(".prchart-ap-label")).to_have_text(f"AP {PR_AP:.2f}")
+    expect(page.locator(".prchart .kchart-legend")).to_have_text(
+        f"AP = (1.00 + 0.50 + 0.60 + 0.44 + 0 + 0) / 6 = {PR_AP:.2f}: the mean of the precision at each"
+        " relevant rank (●), and 0 for each relevant document never retrieved (○), the dashed line."
+    )
+    # The picture is an image whose name and description say its values.
+    image = page.get_by_role("img", name="Precision against recall at each k, with AP as a line, k = 1 to 12")
+    expect(image).to_have_accessible_description(
+        re.compile(r"k = 3: R@3 0\.17, P@3 0\.33; k = 4 \(relevant\): R@4 0\.33, P@4 0\.50;")
+    )
+    expect(page.locator(".prchart .kchart-key")).to_have_text("R@3 0.17, P@3 0.33")
+
+    # A click on a row: the points and the line follow.
+    page.locator('.rl-row[data-rank="2"] button.rl-activate').click()
+    wait_pr(page, FLIPPED_RECALL, FLIPPED_PRECISION, FLIPPED_AP)
+    expect(page.locator(".prchart-missed circle")).to_have_count(1)
+    assert_pr_drawn(page, [1, 2, 4, 5, 9], 3, FLIPPED_AP)
+    expect(page.locator(".prchart-ap-label")).to_have_text(f"AP {FLIPPED_AP:.2f}")
+    # A change of k on the list's marker: the ring moves to the point at the new k.
+    marker = page.locator(".rl-cutoff")
+    marker.focus()
+    marker.press("ArrowDown")
+    expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 4")
+    expect(page.locator(".prchart .kchart-key")).to_have_text(f"R@4 {3 / 6:.2f}, P@4 {3 / 4:.2f}")
+    assert_pr_drawn(page, [1, 2, 4, 5, 9], 4, FLIPPED_AP)
+    # The same numbers as the AP card, which the metrics core checks against trec_eval.
+    assert FLIPPED_AP == pytest.approx(metrics.average_precision([1, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0], 6))
+    expect(page.locator(".metric[data-metric=ap] .metric-formula")).to_contain_text(f"= {FLIPPED_AP:.2f}")
+    if mode == "served":
+        assert serious_violations(page) == []
+    page.get_by_role("button", name="By k").click()
+    expect(page.locator(".prchart")).to_be_hidden()
+    expect(page.get_by_role("slider", name="Cutoff k on the chart of P@k and R@k")).to_be_visible()
+
+
+def test_the_precision_recall_view_with_no_relevant_document_says_ap_is_0(page, server):
+    page.goto(f"{server.url}/binary?relevant=&missed=0&k=2")
+    page.get_by_role("button", name="Precision-recall").click()
+    wait_pr(page, [0.0] * 12, [0.0] * 12, 0.0)
+    expect(page.locator(".prchart-missed circle")).to_have_count(0)
+    expect(page.locator(".prchart .kchart-legend")).to_have_text("AP = 0: no relevant document, found or missed.")
+
+
+def touch_drag(page, context, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+    """A finger's drag from start to end, as real touch events (Chromium makes them pointer events
+    of pointerType "touch", and scrolls the page if the element lets the gesture pan)."""
+    cdp = context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        point = {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+@pytest.mark.parametrize(("name", "start", "end"), [("binary", 2, 9), ("ndcg", 7, 2)])
+def test_a_finger_dragging_across_the_chart_moves_k(browser, server, name, start, end):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/{name}")
+    handle = page.locator(".rl-cutoff-handle")
+    expect(handle).to_have_text("k = 5" if name == "binary" else "k = 8")
+    page.locator(".kchart-svg").first.scroll_into_view_if_needed()
+    # The drag runs along the middle of the chart, from column `start` to column `end`.
+    middle = centre_y(page.locator(".kchart-svg").first)
+    page.touchscreen.tap(column_center(page, start)[0], middle)
+    expect(handle).to_have_text(f"k = {start}")
+    scrolled = page.evaluate("window.scrollX")
+    touch_drag(page, context, (column_center(page, start)[0], middle), (column_center(page, end)[0], middle))
+    expect(handle).to_have_text(f"k = {end}")
+    expect(page.locator(".kchart-svg").first).to_have_attribute("aria-valuenow", str(end))
+    expect(page).to_have_url(re.compile(rf"[?&]k={end}\b"))
+    assert page.evaluate("window.scrollX") == scrolled, "the page moved sideways instead"
+    context.close()
 
 
 # -- figure 2 -------------------------------------------------------------------------------------
@@ -290,7 +438,7 @@ def test_the_exported_light_page_draws_the_same_chart(page, exported_site, name)
         wait_chart(page, 0, expected["precision"])
         wait_chart(page, 1, expected["recall"])
         ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
-        expect(page.locator(".kchart-legend")).to_have_text(
+        expect(page.locator(".kchart:not(.prchart) .kchart-legend")).to_have_text(
             f"● the precision at each relevant rank. AP = the mean of the 3 ● = {ap}."
         )
     else:

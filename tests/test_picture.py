@@ -199,6 +199,47 @@ def test_the_picture_command_says_what_is_wrong_in_one_line(items, said, tmp_pat
     assert done.stderr.startswith(said)
 
 
+def test_on_a_phone_save_png_and_save_svg_fold_under_save_picture_and_the_header_takes_two_lines(
+    server, browser, tmp_path
+):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, accept_downloads=True
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/binary")  # the article's example: no Example button
+    fold = page.get_by_role("button", name="Save picture")
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    expect(page.locator(".fig-picture-save").first).to_be_hidden()
+    # Figure 1's buttons above the list (Play, Step, Reset, Predict first, Save picture, Presenter
+    # view) sit on two lines; with Save PNG and Save SVG beside Save picture they took three.
+    tops = page.locator(".fig-head .fig-button").evaluate_all(
+        "els => [...new Set(els.filter((e) => e.checkVisibility()).map((e) => Math.round(e.getBoundingClientRect().top)))]"
+    )
+    assert len(tops) == 2, tops
+    fold.tap()
+    expect(fold).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_role("button", name="Save PNG")).to_be_visible()
+    name, png = save(page, "png", tmp_path)
+    assert name == "binary_relevant-2-3-5-8-11_missed-1_k-5.png" and Image.open(io.BytesIO(png)).format == "PNG"
+    # From the keyboard: Escape folds them again and leaves the focus on Save picture.
+    page.get_by_role("button", name="Save SVG").focus()
+    page.keyboard.press("Escape")
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    expect(page.locator(".fig-picture-save").first).to_be_hidden()
+    expect(fold).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Save SVG")).to_be_visible()
+    context.close()
+
+
+def test_on_a_wide_screen_the_picture_buttons_show_without_a_fold(server, page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server.url}/binary")
+    expect(page.get_by_role("button", name="Save PNG")).to_be_visible()
+    expect(page.get_by_role("button", name="Save SVG")).to_be_visible()
+    expect(page.get_by_role("button", name="Save picture")).to_be_hidden()
+
+
 def test_embedded_figures_have_no_picture_buttons(server, exported_site, page):
     page.goto(f"{server.url}/binary?embed=1")
     page.locator(".fig-caption").wait_for()

@@ -267,8 +267,10 @@ def test_every_figure_hides_what_it_predicts_and_reveals_each_guess(page, addres
     reveal(page)
     results = page.locator(".predict-result")
     expect(results.first).to_be_visible()
-    for i in range(charts.count()):
-        expect(charts.nth(i)).to_be_visible()
+    shown = page.locator(".kchart:not([hidden])")  # figure 1 shows one of its two views at a time
+    assert shown.count() or not charts.count(), "Reveal showed no chart"
+    for i in range(shown.count()):
+        expect(shown.nth(i)).to_be_visible()
     for text in results.all_inner_texts():
         match = re.fullmatch(r".+ = (\d\.\d\d): your guess 0\.00, (right|off by (\d\.\d\d))\.", text)
         assert match, text
@@ -285,6 +287,23 @@ def test_every_figure_hides_what_it_predicts_and_reveals_each_guess(page, addres
             if "=" in line and re.search(r"\d\.\d\d", line):
                 assert line.strip() not in before, (line, before)
     assert seen["errors"] == []
+
+
+def test_figure_ones_precision_recall_view_hides_until_reveal_and_after_each_change(page, address):
+    page.goto(address("served", "/binary"))
+    page.get_by_role("button", name="Precision-recall").click()
+    view = page.locator(".prchart")
+    expect(view).to_be_visible()
+    page.get_by_role("button", name="Predict first").click()
+    expect(page.locator(LIVE)).to_have_text(ASKING)
+    expect(view).to_be_hidden()  # its AP line and its mean would give AP away
+    inputs = page.locator(".predict-guess input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill("0.5")
+    reveal(page)
+    expect(view).to_be_visible()
+    page.locator('.rl-row[data-rank="1"] button.rl-activate').click()
+    expect(view).to_be_hidden()
 
 
 def test_on_a_phone_the_headline_bar_asks_for_guesses_instead_of_showing_the_numbers(browser, address):

@@ -247,7 +247,7 @@ def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(bro
 
 
 TARGETS = {
-    "binary": [".rl-activate", ".rl-cutoff-handle", ".stepper .fig-button", ".fig-button"],
+    "binary": [".rl-activate", ".rl-cutoff-handle", ".stepper .fig-button", ".fig-button", ".kchart-switch-button"],
     "ndcg": [".rl-activate", ".grade-select", ".fig-button"],
     "queries": [".q-cell", ".fig-button"],
     "conventions": [".stepper .fig-button", ".grade-select"],
@@ -284,12 +284,13 @@ def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(browser, server):
     context.close()
 
 
-def swipe_up(page, context, x: float, y: float) -> None:
-    """A finger's swipe upward from (x, y), as real touch events: the page scrolls down."""
+def swipe_up(page, context, x: float, y: float, by: float = -20) -> None:
+    """A finger's swipe upward from (x, y), as real touch events: the page scrolls down (downward,
+    `by` > 0: the page scrolls up)."""
     cdp = context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 16):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + by * step}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
@@ -316,6 +317,25 @@ def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothi
     assert watched.text_content() == before  # no row flipped, no square marked
     if name == "binary":
         expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 5")
+    context.close()
+
+
+@pytest.mark.parametrize(("name", "k"), [("binary", 5), ("ndcg", 8)])
+def test_a_vertical_swipe_on_a_chart_of_every_k_scrolls_the_page_and_leaves_k(browser, server, name, k):
+    """The chart takes a sideways drag (test_every_k) and leaves an up or down swipe to the page:
+    a finger that touches it to scroll moves no k."""
+    context, page = phone(browser, height=600)
+    page.goto(f"{server.url}/{name}")
+    chart = page.locator(".kchart-svg")
+    expect(chart).to_have_attribute("aria-valuenow", str(k))
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    scrolled = page.evaluate("window.scrollY")
+    # Downward from the chart's top, over a column far from k's: the page scrolls up.
+    swipe_up(page, context, box["x"] + box["width"] * 0.2, box["y"] + 10, by=20)
+    wait_until(lambda: page.evaluate("window.scrollY") < scrolled - 100, message="the page to scroll")
+    expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {k}")
+    expect(chart).to_have_attribute("aria-valuenow", str(k))
     context.close()
 
 

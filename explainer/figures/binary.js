@@ -9,7 +9,7 @@ import {
   reciprocalRank,
   relevantRanks,
 } from "explainer/metrics";
-import { createKChart } from "explainer/chart";
+import { createKChart, createPrChart } from "explainer/chart";
 import {
   createCard,
   createPlayer,
@@ -70,6 +70,10 @@ export function readout({ relevant, k, missed }) {
     ap: averagePrecision(grades, nRelevant),
   };
   const terms = averagePrecisionTerms(grades).map(([hits, rank]) => `${hits}/${rank}`);
+  const byK = {
+    precision: grades.map((_, i) => precisionAtK(grades, i + 1)),
+    recall: grades.map((_, i) => recallAtK(grades, i + 1, nRelevant)),
+  };
   const nothing = "(R = 0: nothing to find)";
   return {
     grades,
@@ -92,12 +96,17 @@ export function readout({ relevant, k, missed }) {
     labels: { precision: `P@${k}`, recall: `R@${k}`, rr: "RR", ap: "AP" },
     // Every k at once, for the chart: P@k and R@k at k = 1..n, and AP's terms, the precision at
     // each relevant rank (a dot on the P@k line), with a 0 for each relevant document missed.
-    byK: {
-      precision: grades.map((_, i) => precisionAtK(grades, i + 1)),
-      recall: grades.map((_, i) => recallAtK(grades, i + 1, nRelevant)),
-    },
+    byK,
     apTerms: inList.map((rank) => [rank, precisionAtK(grades, rank)]),
     apLegend: apLegend(inList.length, missed, nRelevant, f(values.ap)),
+    // The same numbers as precision-recall points, with AP as the mean of the relevant ranks' precision.
+    pr: {
+      points: grades.map((g, i) => ({ k: i + 1, recall: byK.recall[i], precision: byK.precision[i], relevant: g === 1 })),
+      missed,
+      nRelevant,
+      ap: values.ap,
+      legend: apMean(inList.map((rank) => precisionAtK(grades, rank)), missed, nRelevant, values.ap),
+    },
     announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
     // The ranks each card uses, highlighted while the card is under the pointer or focus.
     uses: {
@@ -116,6 +125,17 @@ function apLegend(found, missed, nRelevant, ap) {
   if (!missed) return `${dots}the mean of the ${found} ● = ${ap}.`;
   const zeros = `${missed} zero${missed === 1 ? "" : "s"} for the relevant document${missed === 1 ? "" : "s"} the list missed`;
   return `${dots}(the sum of the ${found} ● + ${zeros}) / R = ${nRelevant} = ${ap}.`;
+}
+
+/**
+ * AP written as the mean the precision-recall view draws: the precision at each relevant rank (its
+ * points' heights) and a 0 for each relevant document never retrieved, summed, over R.
+ */
+function apMean(precisions, missed, nRelevant, ap) {
+  if (!nRelevant) return "AP = 0: no relevant document, found or missed.";
+  const terms = [...precisions.map((p) => f(p)), ...Array(missed).fill("0")];
+  const zeros = missed ? `, and 0 for each relevant document never retrieved (○)` : "";
+  return `AP = (${terms.join(" + ")}) / ${nRelevant} = ${f(ap)}: the mean of the precision at each relevant rank (●)${zeros}, the dashed line.`;
 }
 
 // The cards, in order; their names and blind spots come from Python's explainer/measures.py.
@@ -214,13 +234,15 @@ function build(shell) {
     ],
     onK: (k) => commit({ ...shell.state(), k }),
   });
+  const prChart = createPrChart({ label: "Precision against recall at each k, with AP as a line" });
+  const charts = createChartViews(chart.el, prChart.el);
   const tour = createApTour(shell, () => current, (next) => shell.commit(next));
   shell.controls(tour.el);
   left.insertBefore(tour.status, list.el);
   shell.root.append(left, panel);
   // Under the cards; presenting, under the list, so that the cards, which stay in view while the
   // presenter scrolls the list, are never taller than a 720p screen.
-  const placeChart = () => (shell.frame.classList.contains("present") ? left : panel).append(chart.el);
+  const placeChart = () => (shell.frame.classList.contains("present") ? left : panel).append(charts.el);
   new MutationObserver(placeChart).observe(shell.frame, { attributes: true, attributeFilter: ["class"] });
   placeChart();
 
@@ -250,13 +272,44 @@ function build(shell) {
     notice.hidden = current.nRelevant > 0;
     setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
     chart.update({ k: state.k, values: current.byK, dots: current.apTerms, legend: current.apLegend });
+    prChart.update({ k: state.k, ...current.pr });
     const targets = CARDS.map((key) => cardTarget(key, cards[key], current.labels[key], current.values[key]));
     // "Every measure is 0", the chart of every k and the AP step's sums would give the answers away.
-    targets[0].hide.push(notice, chart.el, tour.status);
+    targets[0].hide.push(notice, charts.el, tour.status);
     shell.predict(targets);
     shell.say(current.announcement);
   }
   return { update, onReset: () => tour.end() };
+}
+
+/**
+ * The two views of every k, one shown at a time: by k (a k control) or precision against recall
+ * (AP as the mean of the relevant ranks' precision). Two pressed-or-not buttons switch them.
+ */
+function createChartViews(byK, pr) {
+  const el = h("div", "kchart-views");
+  const switcher = h("div", "kchart-switch");
+  switcher.setAttribute("role", "group");
+  switcher.setAttribute("aria-label", "Chart of every k");
+  const views = [
+    ["By k", byK],
+    ["Precision-recall", pr],
+  ].map(([name, view]) => {
+    const button = h("button", "kchart-switch-button", name);
+    button.type = "button";
+    button.addEventListener("click", () => show(view));
+    switcher.append(button);
+    return [button, view];
+  });
+  function show(shown) {
+    for (const [button, view] of views) {
+      button.setAttribute("aria-pressed", String(view === shown));
+      view.hidden = view !== shown;
+    }
+  }
+  show(byK);
+  el.append(switcher, byK, pr);
+  return { el };
 }
 
 /**

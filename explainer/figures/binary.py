@@ -160,7 +160,7 @@ PAGE = FigurePage(
     title="Precision, recall, reciprocal rank and average precision",
     caption="Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff.",
     figure=BinaryFigure,
-    shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP, a chart of P@k and R@k at every k, AP term by term",
+    shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP, a chart of P@k and R@k at every k or of precision against recall with AP as the mean of the relevant ranks' precision, AP term by term",
     url_keys=(
         UrlKey("relevant", "relevant ranks, comma-separated (empty for none)"),
         UrlKey("missed", "relevant documents the list missed, {missed[min]} to {missed[max]}"),

@@ -99,16 +99,37 @@ export function createKChart({ count, label, series, onK }) {
     const at = ((clientX - box.left) / box.width) * WIDTH;
     return Math.round((at - PAD.left) / step + 0.5);
   };
+  // A finger moves k once it is known not to scroll the page: on its first sideways move or when
+  // it lifts (a tap). A vertical swipe is the browser's (touch-action: pan-y), which cancels it.
+  let finger = null; // { id, x, y } from a finger's touch until it moves sideways, lifts or scrolls
   plot.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
+    plot.setPointerCapture(event.pointerId);
+    if (event.pointerType === "touch") {
+      finger = { id: event.pointerId, x: event.clientX, y: event.clientY };
+      return;
+    }
     event.preventDefault();
     plot.focus({ preventScroll: true });
-    plot.setPointerCapture(event.pointerId);
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointermove", (event) => {
-    if (plot.hasPointerCapture(event.pointerId)) move(nearest(event.clientX));
+    if (!plot.hasPointerCapture(event.pointerId)) return;
+    if (finger?.id === event.pointerId) {
+      const [dx, dy] = [Math.abs(event.clientX - finger.x), Math.abs(event.clientY - finger.y)];
+      if (dx < 6 || dx < dy) return; // not yet a sideways drag
+      finger = null;
+      plot.focus({ preventScroll: true });
+    }
+    move(nearest(event.clientX));
   });
+  plot.addEventListener("pointerup", (event) => {
+    if (finger?.id !== event.pointerId) return;
+    finger = null;
+    plot.focus({ preventScroll: true });
+    move(nearest(event.clientX));
+  });
+  plot.addEventListener("pointercancel", () => (finger = null));
   const keySteps = {
     ArrowLeft: () => k - 1,
     ArrowDown: () => k - 1,
@@ -166,6 +187,109 @@ export function createKChart({ count, label, series, onK }) {
       );
       setAttr(plot, "aria-valuenow", String(k));
       setAttr(plot, "aria-valuetext", `k = ${k}: ${said.join(", ")}`);
+      setText(legend, text);
+    },
+  };
+}
+
+const PR_PAD = { left: 30, right: 62, top: 20, bottom: 24 };
+let prCharts = 0; // each view's title and description have ids of their own
+
+/**
+ * Figure 1's precision-recall view: the point (R@k, P@k) for each k, the points at relevant ranks
+ * emphasised, and AP as what it is, the mean of the precision at those ranks (a 0 for each relevant
+ * document never retrieved, drawn on the axis), shown as a dashed line at its height. An image, not a
+ * control: its title and description say every value. The figure computes every value with
+ * metrics.js; this only draws and writes them.
+ * Returns { el, update({ k, points: [{ k, recall, precision, relevant }], missed, nRelevant, ap, legend }) }.
+ */
+export function createPrChart({ label }) {
+  const el = h("figure", "kchart prchart");
+  const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "prchart-svg", role: "img" });
+  // Its name and description, by id too: Chromium names an image by its <title> but does not
+  // describe it by its <desc>.
+  const id = `prchart-${++prCharts}`;
+  const title = svg("title", { id: `${id}-title` });
+  const desc = svg("desc", { id: `${id}-desc` });
+  plot.append(title, desc);
+  setAttr(plot, "aria-labelledby", title.id);
+  setAttr(plot, "aria-describedby", desc.id);
+  const key = h("p", "kchart-key");
+  key.setAttribute("aria-hidden", "true"); // the description says the same
+  const current = h("span", "kchart-value");
+  key.append(current);
+  const legend = h("figcaption", "kchart-legend");
+  el.append(key, plot, legend);
+
+  const innerW = WIDTH - PR_PAD.left - PR_PAD.right;
+  const innerH = HEIGHT - PR_PAD.top - PR_PAD.bottom;
+  const x = (recall) => PR_PAD.left + innerW * recall;
+  const y = (precision) => PR_PAD.top + innerH * (1 - precision);
+  for (const v of [0, 0.5, 1]) {
+    plot.append(svg("line", { class: "kchart-grid", x1: x(0), x2: x(1), y1: y(v), y2: y(v) }));
+    plot.append(svg("line", { class: "kchart-grid prchart-vgrid", x1: x(v), x2: x(v), y1: y(0), y2: y(1) }));
+    const left = svg("text", { class: "kchart-tick", x: PR_PAD.left - 4, y: y(v) + 4, "text-anchor": "end" });
+    left.textContent = String(v);
+    const under = svg("text", { class: "kchart-tick", x: x(v), y: HEIGHT - 6, "text-anchor": "middle" });
+    under.textContent = String(v);
+    plot.append(left, under);
+  }
+  const yName = svg("text", { class: "kchart-tick prchart-axis", x: 4, y: PR_PAD.top - 8 });
+  yName.textContent = "precision";
+  const xName = svg("text", { class: "kchart-tick prchart-axis", x: WIDTH - 2, y: HEIGHT - 6, "text-anchor": "end" });
+  xName.textContent = "recall";
+  plot.append(yName, xName);
+  const apLine = svg("line", { class: "prchart-ap", x1: x(0), x2: x(1) });
+  const apLabel = svg("text", { class: "prchart-ap-label", x: x(1) + 6 });
+  const path = svg("polyline", { class: "prchart-path", fill: "none" });
+  const pointGroup = svg("g", { class: "prchart-points" });
+  const missedGroup = svg("g", { class: "prchart-missed" });
+  const ring = svg("circle", { class: "prchart-current", r: 8 });
+  const cursorLabel = svg("text", { class: "kchart-cursor", "text-anchor": "middle" });
+  plot.append(apLine, path, pointGroup, missedGroup, ring, cursorLabel, apLabel);
+
+  return {
+    el,
+    update({ k, points, missed, nRelevant, ap, legend: text = "" }) {
+      const f = (v) => formatNumber(v);
+      path.setAttribute("points", points.map((p) => `${x(p.recall)},${y(p.precision)}`).join(" "));
+      pointGroup.replaceChildren(
+        ...points.map((p) => {
+          const point = svg("circle", {
+            class: p.relevant ? "prchart-point is-relevant" : "prchart-point",
+            cx: x(p.recall),
+            cy: y(p.precision),
+            r: p.relevant ? 5 : 3,
+            "data-k": p.k,
+            "data-recall": p.recall,
+            "data-precision": p.precision,
+          });
+          return point;
+        }),
+      );
+      // A relevant document never retrieved: its precision counts 0 in AP, drawn on the axis where
+      // recall would have reached had it been found.
+      const found = points.filter((p) => p.relevant).length;
+      missedGroup.replaceChildren(
+        ...Array.from({ length: nRelevant ? missed : 0 }, (_, j) =>
+          svg("circle", { class: "prchart-point is-missed", cx: x((found + j + 1) / nRelevant), cy: y(0), r: 5, "data-precision": 0 }),
+        ),
+      );
+      const at = points[k - 1];
+      ring.setAttribute("cx", String(x(at.recall)));
+      ring.setAttribute("cy", String(y(at.precision)));
+      cursorLabel.setAttribute("x", String(Math.min(Math.max(x(at.recall), PR_PAD.left + 22), x(1) - 10)));
+      cursorLabel.setAttribute("y", String(at.precision > 0.75 ? y(at.precision) + 22 : y(at.precision) - 12));
+      setText(cursorLabel, `k = ${k}`);
+      apLine.setAttribute("y1", String(y(ap)));
+      apLine.setAttribute("y2", String(y(ap)));
+      apLine.dataset.value = String(ap);
+      apLabel.setAttribute("y", String(Math.max(y(ap) + 4, PR_PAD.top + 4)));
+      setText(apLabel, `AP ${f(ap)}`);
+      setText(current, `R@${k} ${f(at.recall)}, P@${k} ${f(at.precision)}`);
+      setText(title, `${label}, k = 1 to ${points.length}`);
+      const each = points.map((p) => `k = ${p.k}${p.relevant ? " (relevant)" : ""}: R@${p.k} ${f(p.recall)}, P@${p.k} ${f(p.precision)}`);
+      setText(desc, `${each.join("; ")}. The current k is ${k}. ${text}`);
       setText(legend, text);
     },
   };

@@ -14,6 +14,7 @@ const SVG = "http://www.w3.org/2000/svg";
 export const PNG_SCALE = 2;
 // Room around the figure, in CSS pixels, so that a slide's edge does not cut into its heading.
 export const MARGIN_PX = 16;
+let pictureCount = 0; // each figure's fold has an id of its own on a page of several figures
 
 /** A file name for a figure's picture: its name and its state's URL keys, as "binary_relevant-2-3-5_k-4". */
 export function pictureName(className, pairs) {
@@ -24,13 +25,34 @@ export function pictureName(className, pairs) {
 
 /**
  * Two buttons that save the figure in `frame` as it stands: PNG (for slides) and SVG.
- * `name()` gives the file name without its extension.
+ * `name()` gives the file name without its extension. On a phone's screen (figures.css) the two
+ * fold under one "Save picture" button that shows them, so that a phone's header stays short.
  */
 export function createPictureButtons(frame, name) {
   const group = document.createElement("span");
   group.className = "fig-picture";
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", "A picture for slides");
+  const saves = document.createElement("span");
+  saves.className = "fig-picture-saves";
+  saves.id = `fig-picture-saves-${++pictureCount}`;
+  const fold = document.createElement("button");
+  fold.type = "button";
+  fold.className = "fig-button fig-picture-fold";
+  fold.textContent = "Save picture";
+  fold.setAttribute("aria-expanded", "false");
+  fold.setAttribute("aria-controls", saves.id);
+  const open = (on) => {
+    fold.setAttribute("aria-expanded", String(on));
+    group.classList.toggle("is-open", on);
+  };
+  fold.addEventListener("click", () => open(fold.getAttribute("aria-expanded") !== "true"));
+  group.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || fold.getAttribute("aria-expanded") !== "true") return;
+    open(false);
+    fold.focus();
+  });
+  group.append(fold, saves);
   for (const type of ["png", "svg"]) {
     const button = document.createElement("button");
     button.type = "button";
@@ -51,7 +73,7 @@ export function createPictureButtons(frame, name) {
         button.removeAttribute("aria-disabled");
       }
     });
-    group.append(button);
+    saves.append(button);
   }
   return group;
 }
