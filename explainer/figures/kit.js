@@ -264,8 +264,8 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK =
 
 // Every list's marker is placed by one resize observer and one frame callback, which measure every
 // marker they place before moving any. With an observer and a callback per list, a page of seven
-// figures laid the whole page out again for each list in its first frame: each list read the rows'
-// layout that the list before it had just invalidated by moving its marker.
+// figures forced a layout per list in its first frame: each list read the rows' layout that the
+// list before it had just invalidated by moving its marker.
 let rowsResized = null; // made at the first list: kit.js is also imported where there is no DOM
 const placerOfRow = new WeakMap();
 const placeNext = new Set();
@@ -278,6 +278,9 @@ function placeMarkers(placers) {
 }
 
 function observeRows(rows, placer) {
+  // Rows are never unobserved: a row taken out of the page and put back (a notebook's cell scrolled
+  // away and back) places its marker again when its size changes. A figure drawn anew (its tag
+  // renamed) leaves its old rows observed and alive: a small cost, for a rare change.
   rowsResized ??= new ResizeObserver((entries) => placeMarkers(new Set(entries.map((entry) => placerOfRow.get(entry.target)))));
   for (const row of rows) {
     placerOfRow.set(row, placer);
