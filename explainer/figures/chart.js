@@ -77,12 +77,12 @@ export function createKChart({ count, label, series, onK }) {
         group.append(bar);
         return bar;
       });
-      return { ...s, group, bars, value };
+      return { ...s, group, bars, value, last: [] };
     }
     const path = svg("polyline", { fill: "none" });
-    const points = Array.from({ length: count }, () => svg("circle", { r: 2.5 }));
+    const points = Array.from({ length: count }, (_, j) => svg("circle", { r: 2.5, cx: x(j + 1) }));
     group.append(path, ...points);
-    return { ...s, group, path, points, value };
+    return { ...s, group, path, points, value, last: [] };
   });
   const dotGroup = svg("g", { class: "kchart-dots" });
   plot.append(dotGroup);
@@ -150,41 +150,57 @@ export function createKChart({ count, label, series, onK }) {
   return {
     el,
     update({ k: nextK, values, dots = [], legend: text = "" }) {
-      k = nextK;
-      band.setAttribute("x", String(x(k) - step / 2));
-      kTicks.forEach((tick, j) => tick.classList.toggle("is-current", j + 1 === k));
-      cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
-      setText(cursorLabel, `k = ${k}`);
+      // Only what changed is written, compared as numbers (each series keeps the values it last
+      // drew): a click moves a few points, and an attribute written again, even to the same
+      // value, costs the browser its style work all the same.
+      if (nextK !== k) {
+        kTicks[k - 1]?.classList.remove("is-current");
+        kTicks[nextK - 1]?.classList.add("is-current");
+        k = nextK;
+        band.setAttribute("x", String(x(k) - step / 2));
+        cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
+        cursorLabel.textContent = `k = ${k}`;
+      }
       const said = [];
       for (const s of drawn) {
         const vs = values[s.key];
-        const shown = s.format(vs[k - 1]);
-        setText(s.value, `${s.name.replace("k", String(k))} ${shown}`);
-        said.push(`${s.name.replace("k", String(k))} ${shown}`);
+        const shown = `${s.name.replace("k", String(k))} ${s.format(vs[k - 1])}`;
+        setText(s.value, shown);
+        said.push(shown);
+        const { last } = s;
         if (s.kind === "columns") {
           const max = Math.max(...vs, 1e-9);
-          setText(columnsMax, s.format(max));
+          const rescaled = max !== last.max;
+          if (rescaled) columnsMax.textContent = s.format(max);
+          last.max = max;
           s.bars.forEach((bar, j) => {
+            if (!rescaled && vs[j] === last[j]) return;
+            last[j] = vs[j];
             bar.setAttribute("y", String(y(vs[j], max)));
             bar.setAttribute("height", String(PAD.top + innerH - y(vs[j], max)));
             bar.dataset.value = String(vs[j]);
           });
-        } else {
+        } else if (vs.some((v, j) => v !== last[j])) {
           s.path.setAttribute("points", vs.map((v, j) => `${x(j + 1)},${y(v)}`).join(" "));
           s.points.forEach((point, j) => {
-            point.setAttribute("cx", String(x(j + 1)));
+            if (vs[j] === last[j]) return;
+            last[j] = vs[j];
             point.setAttribute("cy", String(y(vs[j])));
             point.dataset.value = String(vs[j]);
           });
         }
       }
-      dotGroup.replaceChildren(
-        ...dots.map(([at, v]) => {
-          const dot = svg("circle", { class: "kchart-dot", cx: x(at), cy: y(v), r: 5, "data-k": at });
-          dot.dataset.value = String(v);
-          return dot;
-        }),
-      );
+      // The dots are kept and moved; only a change in their number adds or takes away circles.
+      while (dotGroup.children.length > dots.length) dotGroup.lastChild.remove();
+      while (dotGroup.children.length < dots.length) dotGroup.append(svg("circle", { class: "kchart-dot", r: 5 }));
+      dots.forEach(([at, v], j) => {
+        const dot = dotGroup.children[j];
+        if (dot.dataset.k === String(at) && dot.dataset.value === String(v)) return;
+        dot.setAttribute("cx", String(x(at)));
+        dot.setAttribute("cy", String(y(v)));
+        dot.dataset.k = String(at);
+        dot.dataset.value = String(v);
+      });
       setAttr(plot, "aria-valuenow", String(k));
       setAttr(plot, "aria-valuetext", `k = ${k}: ${said.join(", ")}`);
       setText(legend, text);

@@ -142,6 +142,13 @@
         const query = () => this.#query(value); // made only if a listener asks: a click need not pay for it
         this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, get query() { return query(); } } }));
       });
+      // Drawn once, in the state the tag asks for: drawing the article's example first and then
+      // updating every part to the asked state doubled each figure's start-up work. #ask below
+      // reads the attribute again for its notices and Reset; it finds the state already drawn.
+      if (!values.standalone) {
+        const search = this.getAttribute("state") ?? "";
+        values.state = kit.stateFromQuery(search, module.queryFields(model), values.default, values.max_query_length).state;
+      }
       this.#kit = kit;
       this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
       el.addEventListener("figure-mounted", (event) => (this.#shell = event.detail), { once: true });

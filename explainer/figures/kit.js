@@ -36,18 +36,34 @@ export function describedBy(target) {
 
 /** A mark: a symbol that only the eye needs, then its words, as "✓ relevant". */
 export function drawMark(node, symbol, words) {
-  const icon = h("span", "", symbol);
-  icon.setAttribute("aria-hidden", "true");
-  node.replaceChildren(icon, ` ${words}`);
+  const [icon, text] = node.childNodes;
+  if (node.childNodes.length === 2 && text.nodeType === Node.TEXT_NODE && icon.getAttribute?.("aria-hidden") === "true") {
+    // Drawn before: a click rewrites the two texts and makes no nodes.
+    setText(icon, symbol);
+    if (text.data !== ` ${words}`) text.data = ` ${words}`;
+    return;
+  }
+  const made = h("span", "", symbol);
+  made.setAttribute("aria-hidden", "true");
+  node.replaceChildren(made, ` ${words}`);
 }
 
 // A click changes a few of the many values a figure shows. Writing only those spares the
 // browser the style and layout work of every rewritten node, and the page's readers a
 // mutation for each value that stayed.
 
-/** Set a node's text, if it differs. */
+/**
+ * Set a node's text, if it differs. A node that holds one text node keeps it and changes its data:
+ * reading it costs no walk of the node's children and no new string, and writing it makes no node
+ * (an empty text goes the long way, so that :empty still matches).
+ */
 export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+  const only = node.firstChild;
+  if (only !== null && only === node.lastChild && only.nodeType === Node.TEXT_NODE && text !== "") {
+    if (only.data !== text) only.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
 }
 
 /** Set an attribute, if it differs. */
@@ -117,9 +133,15 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK =
     return next ? (bottom + next.offsetTop) / 2 : bottom + 3;
   }
 
-  function place() {
-    if (k) marker.style.top = `${boundary(k)}px`;
-  }
+  let top = null; // the marker's place, as last written
+  const placer = {
+    measure: () => (k ? boundary(k) : null),
+    move(at) {
+      if (at === null || at === top) return;
+      top = at;
+      marker.style.top = `${at}px`;
+    },
+  };
 
   function nearest(clientY) {
     const y = clientY - el.getBoundingClientRect().top;
@@ -206,15 +228,10 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK =
 
   // The marker sits between two rows: placed again when k changes, and when a row's height does
   // (a title wraps on a narrow screen, a font loads), which moves every row below it.
-  const resized = new ResizeObserver(place);
-  for (const row of rows) resized.observe(row);
-
+  observeRows(rows, placer);
   // Placing the marker reads the rows' layout; doing it in the next frame, not in the click
   // handler that just changed the rows, spares the browser a second, forced layout per click.
-  let placing = 0;
-  const placeSoon = () => {
-    if (!placing) placing = requestAnimationFrame(() => ((placing = 0), place()));
-  };
+  const placeSoon = () => placeInNextFrame(placer);
 
   return {
     el,
@@ -245,6 +262,42 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK =
   };
 }
 
+// Every list's marker is placed by one resize observer and one frame callback, which measure every
+// marker they place before moving any. With an observer and a callback per list, a page of seven
+// figures forced a layout per list in its first frame: each list read the rows' layout that the
+// list before it had just invalidated by moving its marker.
+let rowsResized = null; // made at the first list: kit.js is also imported where there is no DOM
+const placerOfRow = new WeakMap();
+const placeNext = new Set();
+let placeFrame = 0;
+
+/** Measure where each of `placers`' markers goes, then move them: reads first, writes after. */
+function placeMarkers(placers) {
+  const tops = [...placers].map((placer) => [placer, placer.measure()]);
+  for (const [placer, at] of tops) placer.move(at);
+}
+
+function observeRows(rows, placer) {
+  // Rows are never unobserved: a row taken out of the page and put back (a notebook's cell scrolled
+  // away and back) places its marker again when its size changes. A figure drawn anew (its tag
+  // renamed) leaves its old rows observed and alive: a small cost, for a rare change.
+  rowsResized ??= new ResizeObserver((entries) => placeMarkers(new Set(entries.map((entry) => placerOfRow.get(entry.target)))));
+  for (const row of rows) {
+    placerOfRow.set(row, placer);
+    rowsResized.observe(row);
+  }
+}
+
+function placeInNextFrame(placer) {
+  placeNext.add(placer);
+  placeFrame ||= requestAnimationFrame(() => {
+    placeFrame = 0;
+    const placers = [...placeNext];
+    placeNext.clear();
+    placeMarkers(placers);
+  });
+}
+
 const EDGE_PX = 48;
 // How far below the last row the marker goes for each k past it.
 const PAST_LIST_PX = 14;
@@ -256,20 +309,42 @@ export function edgeSpeed(y, height) {
   return 0;
 }
 
+/**
+ * A function that calls `run` with the last value it was given, once `delay` ms have passed
+ * without another: a debounce with one timer per quiet spell, which it re-arms for the time left,
+ * instead of clearing a timer and setting a new one on every call (a click's two debounces cost
+ * more than its arithmetic).
+ */
+export function settled(delay, run) {
+  let timer = 0;
+  let due = 0;
+  let latest;
+  const fire = () => {
+    const left = due - performance.now();
+    if (left > 0) {
+      timer = setTimeout(fire, left);
+      return;
+    }
+    timer = 0;
+    run(latest);
+  };
+  return (value) => {
+    latest = value;
+    due = performance.now() + delay;
+    if (!timer) timer = setTimeout(fire, delay);
+  };
+}
+
 /** A polite live region that reads out the numbers once changes settle. */
 export function createAnnouncer(delay = 500) {
   const el = h("div", "sr-only");
   el.setAttribute("aria-live", "polite");
   el.setAttribute("role", "status");
-  let timer = null;
   return {
     el,
-    say(text) {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        el.textContent = text;
-      }, delay);
-    },
+    say: settled(delay, (text) => {
+      el.textContent = text;
+    }),
   };
 }
 
@@ -418,7 +493,6 @@ export function stateFromQuery(search, fields, base, maxLength) {
   return { state, ignored };
 }
 
-let writeTimer = null;
 
 /** A query string with commas, bars and question marks left as they are typed, so a link stays readable. */
 export function queryText(params) {
@@ -426,21 +500,18 @@ export function queryText(params) {
 }
 
 /** Put the state into the page URL (replacing, not adding, a history entry), keeping the page's own keys. */
-export function writeQuery(pairs) {
-  clearTimeout(writeTimer);
-  writeTimer = setTimeout(() => {
-    const params = new URLSearchParams(window.location.search);
-    for (const key of [...params.keys()]) if (!Object.hasOwn(PAGE_KEYS, key)) params.delete(key);
-    for (const [key, value] of pairs) params.set(key, value);
-    const query = queryText(params);
-    const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
-    try {
-      window.history.replaceState(window.history.state, "", url);
-    } catch {
-      // Some hosts (sandboxed frames, odd file: origins) forbid it; the figure works on without.
-    }
-  }, 120);
-}
+export const writeQuery = settled(120, (pairs) => {
+  const params = new URLSearchParams(window.location.search);
+  for (const key of [...params.keys()]) if (!Object.hasOwn(PAGE_KEYS, key)) params.delete(key);
+  for (const [key, value] of pairs) params.set(key, value);
+  const query = queryText(params);
+  const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+  try {
+    window.history.replaceState(window.history.state, "", url);
+  } catch {
+    // Some hosts (sandboxed frames, odd file: origins) forbid it; the figure works on without.
+  }
+});
 
 /** The state a figure page's own URL asks for: its query, or the notice for one the server turned away. */
 function stateFromPage(fields, base, maxLength) {
@@ -1015,11 +1086,13 @@ export function createPlayer({ what = "the animation", label = "", advance, step
   el.append(play, step);
   let timer = null;
 
+  // Every reader's change ends a run (stop, end): when none is running they write nothing, so a
+  // click pays no style work for a button and a line that stay as they are.
   function stop() {
     clearInterval(timer);
     timer = null;
-    play.textContent = "▶ Play";
-    play.setAttribute("aria-label", `Play ${what}`);
+    setText(play, "▶ Play");
+    setAttr(play, "aria-label", `Play ${what}`);
   }
   play.addEventListener("click", () => {
     if (timer) return stop();
@@ -1035,7 +1108,7 @@ export function createPlayer({ what = "the animation", label = "", advance, step
   function end() {
     stop();
     onEnd();
-    status.textContent = "";
+    setText(status, "");
   }
   return { el, status, stop, end };
 }

@@ -104,9 +104,14 @@ function createIdealTable(count, maxGrade) {
   });
   table.append(thead, body);
   box.append(table);
+  let drawn = { ideal: [], terms: [], k: 0 };
   return {
     el: box,
     update(ideal, terms, k) {
+      // A promote reorders the list and leaves its ideal order as it was: nothing to redraw.
+      const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+      if (k === drawn.k && same(ideal, drawn.ideal) && same(terms, drawn.terms)) return;
+      drawn = { ideal, terms, k };
       const sums = cumulative(terms);
       rows.forEach(({ tr, cells }, i) => {
         setText(cells[1], gradeMark(ideal[i], maxGrade));
@@ -196,7 +201,10 @@ function build(shell) {
     const top = Math.max(...idealTerms, ...terms, 1e-9);
     graded.draw(state, (i, grade) => ({
       key: `${state.gain} ${terms[i]} ${sums[i]} ${top}`,
-      label: `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}.`,
+      // Written only for a row that is redrawn (two of twelve after a promote).
+      get label() {
+        return `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}.`;
+      },
       draw(button) {
         setText(button.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
         setText(button.querySelector(".dg-value"), f(terms[i]));
