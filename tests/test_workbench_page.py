@@ -154,6 +154,18 @@ def test_a_link_that_names_a_query_opens_it_at_the_top_of_the_screen(page, serve
     )
 
 
+def test_figure_1s_chart_of_thirty_ranks_labels_its_ks_without_overlap(shown):
+    shown.open("g044")
+    ticks = shown.page.locator(".wb-figure .kchart-svg").first.evaluate(
+        """svg => [...svg.querySelectorAll('.kchart-tick[text-anchor="middle"]')]
+            .filter(t => t.getBBox().width > 0 && getComputedStyle(t).display !== 'none')
+            .map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.right]; })"""
+    )
+    assert [label for label, _, _ in ticks] == ["1", "5", "10", "15", "20", "25", "30"]
+    for (_, _, right), (_, left, _) in zip(ticks, ticks[1:], strict=False):
+        assert right < left
+
+
 def unjudged_in_top(detail: dict, run: int, depth: int = 10) -> str:
     return next(detail["docs"][d] for d in detail["runs"][run]["docs"][:depth] if detail["grades"][d] is None)
 

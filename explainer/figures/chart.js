@@ -56,8 +56,16 @@ export function createKChart({ count, label, series, onK }) {
   const columnsMax = svg("text", { class: "kchart-tick kchart-max", x: WIDTH - PAD.right + 4, y: y(1) + 4 });
   plot.append(columnsMax);
   const kTicks = [];
+  // Up to 15 columns every k is labelled; beyond (the workbench's lists of 30), 1 and every fifth,
+  // since two-digit labels would run into each other. The marker's label names the current k.
+  const labelled = (k) => count <= 15 || k === 1 || k % 5 === 0;
   for (let k = 1; k <= count; k++) {
-    const tick = svg("text", { class: "kchart-tick", x: x(k), y: HEIGHT - 6, "text-anchor": "middle" });
+    const tick = svg("text", {
+      class: labelled(k) ? "kchart-tick" : "kchart-tick is-unlabelled",
+      x: x(k),
+      y: HEIGHT - 6,
+      "text-anchor": "middle",
+    });
     tick.textContent = String(k);
     kTicks.push(tick);
     plot.append(tick);
