@@ -308,9 +308,6 @@ def _split(
 ) -> _Fields:
     """Find the fields of every line of ``block``; raise ``InputError`` at the first line with the wrong count."""
     buf = np.frombuffer(block, dtype=np.uint8)
-    fast = _split_simple(buf, block, first_line, n_fields, wanted)
-    if fast is not None:
-        return fast
     space = _SPACE[buf]
     before = np.empty_like(space)
     before[0] = True
@@ -345,40 +342,6 @@ def _split(
     )
 
 
-def _split_simple(buf: np.ndarray, block: bytes, first_line: int, n_fields: int, wanted) -> _Fields | None:
-    """The common case, fast: every line has exactly ``n_fields`` fields, one space or tab apart.
-
-    None when the block holds anything else (blank or comment lines, runs of spaces,
-    carriage returns, extra fields): the general path then reads it.
-    """
-    if b"\r" in block or b"#" in block or b"\x0b" in block or b"\x0c" in block:
-        return None
-    newlines = np.flatnonzero(buf == 10)
-    seps = np.flatnonzero((buf == 32) | (buf == 9)) if b"\t" in block else np.flatnonzero(buf == 32)
-    n = len(newlines)
-    per_line = n_fields - 1
-    if len(seps) != per_line * n or n == 0:
-        return None
-    seps = seps.reshape(n, per_line)
-    line_start = np.empty(n, dtype=np.int64)
-    line_start[0] = 0
-    line_start[1:] = newlines[:-1] + 1
-    bounds = np.empty((n, n_fields + 1), dtype=np.int64)  # field j spans bounds[j] + (j > 0) .. bounds[j + 1]
-    bounds[:, 0] = line_start - 1
-    bounds[:, 1:n_fields] = seps
-    bounds[:, n_fields] = newlines
-    if not (np.diff(bounds, axis=1) > 1).all():  # an empty field, or a separator on the wrong line
-        return None
-    picks = np.asarray(wanted, dtype=np.int64)
-    starts = bounds[:, picks] + 1
-    return _Fields(
-        buf=buf,
-        line_no=first_line + np.arange(n, dtype=np.int64),
-        starts=starts,
-        lengths=bounds[:, picks + 1] - starts,
-    )
-
-
 def _matrix(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as rows of a (n, width) byte matrix, zero-padded: ``.view(f"S{width}")`` gives strings."""
     width = max(int(lengths.max()) if len(lengths) else 1, 1)
@@ -390,13 +353,32 @@ def _matrix(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
     return out
 
 
-def _hash_rows(matrix: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """FNV-1a over each row's first ``lengths`` bytes, then a 64-bit finaliser (splitmix64)."""
-    h = np.full(len(matrix), _HASH_BASIS, dtype=np.uint64)
+def _hash_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each byte range ``buf[start:start + length]``, read eight bytes at a time.
+
+    Each step folds one little-endian word (the bytes past the range masked off) into the hash,
+    so a docid of up to 8 bytes costs one gather and a few operations for all lines at once;
+    a splitmix64 finaliser spreads the bits. The length is mixed in, so that trailing zero
+    bytes still count. Every reader uses this one function: qrels and runs must agree.
+    """
+    n = len(starts)
+    h = np.full(n, _HASH_BASIS, dtype=np.uint64) ^ lengths.astype(np.uint64)
+    if not n:
+        return h
+    n_words = -(-int(lengths.max()) // 8)
+    if int(starts.max()) + 8 * n_words > len(buf):
+        buf = np.concatenate([buf, np.zeros(8 * n_words, dtype=np.uint8)])
+    windows = np.lib.stride_tricks.as_strided(buf, shape=(len(buf) - 7, 8), strides=(1, 1))
     with np.errstate(over="ignore"):
-        for j in range(matrix.shape[1]):
-            mixed = (h ^ matrix[:, j].astype(np.uint64)) * _HASH_PRIME
-            h = np.where(lengths > j, mixed, h)
+        for w in range(n_words):
+            word = windows[starts + 8 * w].view("<u8").ravel()
+            left = lengths - 8 * w  # how many of the word's bytes belong to the range
+            if int(left.min()) < 8:
+                shift = (8 * np.clip(left, 0, 7)).astype(np.uint64)
+                mask = np.where(left >= 8, np.uint64(0xFFFFFFFFFFFFFFFF), (np.uint64(1) << shift) - np.uint64(1))
+                word &= mask
+            h = (h ^ word) * _HASH_PRIME
+            h ^= h >> np.uint64(29)
         h ^= h >> np.uint64(30)
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(27)
@@ -496,20 +478,33 @@ class _Parsed:
         return len(self.values)
 
 
+def _query_runs(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """Where the qid changes (line indices, the first line included) and the qids there, as bytes."""
+    n = len(starts)
+    change = np.ones(n, dtype=bool)
+    if n > 1:
+        width = int(lengths[0])
+        if (lengths == width).all() and (np.diff(starts) == width).all():  # one qid after another: no copy
+            q = buf[int(starts[0]) : int(starts[0]) + n * width].reshape(n, width)
+            change[1:] = False
+        else:
+            q = _matrix(buf, starts, lengths)  # zero-padded, so lengths must be compared too
+            change[1:] = lengths[1:] != lengths[:-1]
+        change[1:] |= (q[1:] != q[:-1]).any(axis=1)
+    heads = np.flatnonzero(change)
+    names = [
+        buf[a : a + size].tobytes() for a, size in zip(starts[heads].tolist(), lengths[heads].tolist(), strict=True)
+    ]
+    return heads, names
+
+
 def _parse_lines(fields: _Fields, values: np.ndarray, qid_col: int, doc_col: int, tag: str = "") -> _Parsed:
     buf = fields.buf
-    q = _matrix(buf, fields.starts[:, qid_col], fields.lengths[:, qid_col])
-    change = np.ones(len(q), dtype=bool)
-    if len(q) > 1:
-        change[1:] = (q[1:] != q[:-1]).any(axis=1)
-    heads = np.flatnonzero(change)
-    lengths = fields.lengths[heads, qid_col].tolist()
-    names = [row[:n].tobytes() for row, n in zip(q[heads], lengths, strict=True)]
-    run_lengths = np.diff(np.append(heads, len(q)))
-    del q
+    heads, names = _query_runs(buf, fields.starts[:, qid_col], fields.lengths[:, qid_col])
+    run_lengths = np.diff(np.append(heads, len(fields.starts)))
     d_len = fields.lengths[:, doc_col]
     d = _matrix(buf, fields.starts[:, doc_col], d_len)
-    d_hash = _hash_rows(d, d_len)
+    d_hash = _hash_ranges(buf, fields.starts[:, doc_col], d_len)
     blob = d[np.arange(d.shape[1])[None, :] < d_len[:, None]]
     contiguous = fields.line_no[-1] - fields.line_no[0] == len(fields.line_no) - 1
     return _Parsed(
@@ -520,6 +515,77 @@ def _parse_lines(fields: _Fields, values: np.ndarray, qid_col: int, doc_col: int
         doc_hash=d_hash,
         doc_len=d_len.astype(np.int32),
         blob=blob,
+        values=values,
+        tag=tag,
+    )
+
+
+def _read_plain(block: bytes, n_fields: int, number_col: int | None = None) -> list[list] | None:
+    """The common case, read by one compiled pass: every line holds ``n_fields`` fields, one space apart.
+
+    pyarrow's CSV reader splits the block (pieces of it on each core) and parses column
+    ``number_col`` as doubles: the same double as strtod, correctly rounded (it refuses more
+    forms than strtod, never fewer). The numpy passes of ``_split`` cost three times as much.
+    Returns the pieces, each a list of its columns (binary, but ``number_col``), lines in
+    order; or None when the block holds anything else: tabs and other whitespace, runs of
+    spaces, blank or comment lines, carriage returns, more fields, a number it does not take,
+    NaN. The exact reader then reads the block, and says which line is wrong.
+    """
+    import pyarrow as pa
+    from pyarrow import csv
+
+    if any(c in block for c in (b"\t", b"\r", b"\x0b", b"\x0c", b"#")) or block.startswith(b"\xef\xbb\xbf"):
+        return None  # (pyarrow would drop a byte-order mark, which trec_eval keeps as part of the qid)
+    names = [str(j) for j in range(n_fields)]
+    types = {name: pa.float64() if j == number_col else pa.binary() for j, name in enumerate(names)}
+    try:
+        table = csv.read_csv(
+            pa.py_buffer(block),
+            read_options=csv.ReadOptions(column_names=names),
+            parse_options=csv.ParseOptions(
+                delimiter=" ", quote_char=False, escape_char=False, newlines_in_values=False, ignore_empty_lines=False
+            ),
+            convert_options=csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),
+        )
+    except pa.ArrowInvalid:
+        return None
+    pieces = [[column.chunk(c) for column in table.columns] for c in range(table.column(0).num_chunks)]
+    for columns in pieces:
+        for j, column in enumerate(columns):
+            if column.null_count:
+                return None
+            if j == number_col:
+                if np.isnan(_double_values(column)).any():
+                    return None
+            elif not _binary_parts(column)[2].all():
+                return None  # an empty field: a space doubled, or at a line's start or end
+    return pieces
+
+
+def _binary_parts(column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pyarrow binary column as numpy views, no copies: its bytes, each value's start and length."""
+    offsets = np.frombuffer(column.buffers()[1], dtype=np.int32)[column.offset : column.offset + len(column) + 1]
+    data = np.frombuffer(column.buffers()[2], dtype=np.uint8)
+    return data, offsets[:-1], np.diff(offsets)
+
+
+def _double_values(column) -> np.ndarray:
+    """A pyarrow double column without nulls as a numpy view (its ``to_numpy`` imports pandas: 0.6 s)."""
+    return np.frombuffer(column.buffers()[1], dtype=np.float64)[column.offset : column.offset + len(column)]
+
+
+def _parse_plain(columns: list, first_line: int, values: np.ndarray, tag: str = "") -> _Parsed:
+    """What ``_parse_lines`` makes of a block, from the columns of ``_read_plain`` (qid first, docid third)."""
+    heads, names = _query_runs(*_binary_parts(columns[0]))
+    data, starts, lengths = _binary_parts(columns[2])
+    return _Parsed(
+        first_line=first_line,
+        line_no=None,
+        heads=names,
+        run_lengths=np.diff(np.append(heads, len(starts))),
+        doc_hash=_hash_ranges(data, starts, lengths),
+        doc_len=lengths,
+        blob=data[int(starts[0]) : int(starts[-1]) + int(lengths[-1])],
         values=values,
         tag=tag,
     )
@@ -568,26 +634,38 @@ class _Collector:
 
 
 def _parse_all(chunks, parse) -> _Collector:
-    """Parse every block with ``parse(block, first_line)`` (None for a block without data) and join them in order."""
+    """Parse every block with ``parse(block, first_line)`` and join them in order.
+
+    ``parse`` gives one ``_Parsed``, a list of them (the block's pieces, in order), or None
+    for a block without data.
+    """
     collector = _Collector()
     for block, first_line in chunks:
         parsed = parse(block, first_line)
-        if parsed is not None:
-            collector.add(parsed)
+        for piece in parsed if isinstance(parsed, list) else () if parsed is None else (parsed,):
+            collector.add(piece)
     return collector
 
 
 def _qrels_from_chunks(label: str, chunks, duplicates: str) -> Qrels:
-    def parse(block: bytes, first_line: int) -> _Parsed | None:
+    expected = "an integer grade in the 4th field"
+
+    def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
+        pieces = _read_plain(block, 4)
+        if pieces is not None:
+            parsed = []
+            for columns in pieces:  # grades as the exact reader parses them (pyarrow takes 0x10 as 16)
+                data, starts, lengths = _binary_parts(columns[3])
+                line_no = first_line + np.arange(len(starts))
+                grades = _numbers(_matrix(data, starts, lengths), line_no, label, int, expected)
+                parsed.append(_parse_plain(columns, first_line, grades))
+                first_line += len(starts)
+            return parsed
         fields = _split(block, first_line, label, 4, True, (0, 2, 3), "4 fields: qid iter docid grade")
         if not len(fields.line_no):
             return None
         grades = _numbers(
-            _matrix(fields.buf, fields.starts[:, 2], fields.lengths[:, 2]),
-            fields.line_no,
-            label,
-            int,
-            "an integer grade in the 4th field",
+            _matrix(fields.buf, fields.starts[:, 2], fields.lengths[:, 2]), fields.line_no, label, int, expected
         )
         return _parse_lines(fields, grades, 0, 1)
 
@@ -596,7 +674,16 @@ def _qrels_from_chunks(label: str, chunks, duplicates: str) -> Qrels:
 
 
 def _run_from_chunks(label: str, chunks, duplicates: str, name: str | None) -> Run:
-    def parse(block: bytes, first_line: int) -> _Parsed | None:
+    def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
+        pieces = _read_plain(block, 6, number_col=4)
+        if pieces is not None:
+            parsed = []
+            for columns in pieces:
+                data, starts, lengths = _binary_parts(columns[5])
+                tag = data[int(starts[-1]) : int(starts[-1]) + int(lengths[-1])].tobytes().decode("utf-8", "replace")
+                parsed.append(_parse_plain(columns, first_line, _double_values(columns[4]), tag=tag))
+                first_line += len(columns[0])
+            return parsed
         fields = _split(block, first_line, label, 6, False, (0, 2, 4, 5), "6 fields: qid Q0 docid rank score tag")
         if not len(fields.line_no):
             return None
