@@ -409,17 +409,13 @@ def _bytes_equal(blob_a, start_a, len_a, blob_b, start_b, len_b) -> np.ndarray:
 
 def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray) -> np.ndarray:
     """The qrels grade of each run line in ``lines`` (``qrels_index`` its query in the qrels); -1 when unjudged."""
-    import pandas as pd
-
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
-    table = pd.Index(_mix(qrels_owner, qrels.doc_hash))
     every_line = len(lines) == len(run)  # then lines is 0, 1, 2...: no copies
     keys = _mix(qrels_index, run.doc_hash if every_line else run.doc_hash[lines])
-    if table.is_unique:
-        found = table.get_indexer(keys)
-    else:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
-        found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, lines)
+    found = _find(_mix(qrels_owner, qrels.doc_hash), keys)
     del keys
+    if found is None:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
+        found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, lines)
     hit = np.flatnonzero(found >= 0)
     j = found[hit]
     del found
@@ -429,6 +425,32 @@ def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.nd
     grade[hit[same]] = qrels.grade[j[same]]
     grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
     return grade
+
+
+def _find(table: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
+    """The position in ``table`` of each of ``keys`` (-1 where absent); None when ``table`` repeats a key.
+
+    Most keys (ten million run lines) are not among the few judged ones: a bitmap of the keys'
+    low bits, eight times larger than the table, turns most away with one lookup each, and only
+    the rest are searched for in the sorted table. (This was a pandas index; importing pandas
+    alone took longer than the whole lookup now does.)
+    """
+    order = np.argsort(table)
+    ordered = table[order]
+    if len(ordered) > 1 and (ordered[1:] == ordered[:-1]).any():
+        return None
+    bits = max(int(8 * len(table)).bit_length(), 10)
+    mask = np.uint64((1 << bits) - 1)
+    present = np.zeros(1 << bits, dtype=bool)
+    present[table & mask] = True
+    maybe = np.flatnonzero(present[keys & mask])
+    found = np.full(len(keys), -1, dtype=np.int64)
+    if len(ordered):
+        candidates = keys[maybe]
+        at = np.minimum(np.searchsorted(ordered, candidates), len(ordered) - 1)
+        match = ordered[at] == candidates
+        found[maybe[match]] = order[at[match]]
+    return found
 
 
 def _lookup_slowly(qrels: Qrels, qrels_owner, qrels_index, run: Run, lines) -> np.ndarray:
