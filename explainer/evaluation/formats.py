@@ -31,6 +31,7 @@ as offsets into the lines), so that ten million results fit in a few hundred meg
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gzip
 import io
@@ -172,8 +173,9 @@ def read_qrels(
         source = source.to_dict()
     if isinstance(source, Mapping):
         return _qrels_from_dict(source, name or "qrels", duplicates)
-    label, chunks = _open(source, name, "qrels", progress)
-    return _qrels_from_chunks(label, chunks, duplicates)
+    label, chunks, total = _open(source, name, "qrels", progress)
+    with _small_pages():
+        return _qrels_from_chunks(label, chunks, total, duplicates)
 
 
 def read_run(source, *, name: str | None = None, duplicates: str = "error", progress: Progress | None = None) -> Run:
@@ -191,8 +193,30 @@ def read_run(source, *, name: str | None = None, duplicates: str = "error", prog
         source = source.to_dict()
     if isinstance(source, Mapping):
         return _run_from_dict(source, name or "run", duplicates)
-    label, chunks = _open(source, name, "run", progress)
-    return _run_from_chunks(label, chunks, duplicates, name)
+    label, chunks, total = _open(source, name, "run", progress)
+    with _small_pages():
+        return _run_from_chunks(label, chunks, total, duplicates, name)
+
+
+@contextlib.contextmanager
+def _small_pages():
+    """Ask numpy for ordinary pages, not huge ones, while a file is read; then as before.
+
+    numpy asks Linux for 2 MB pages for every large array. While a run is read, its columns
+    fill bit by bit between the blocks' many smaller arrays, and each huge page first touched
+    then may wait for the kernel to make 2 MB of memory contiguous: reading ten million lines
+    spent 3.7 s in the kernel that way, 0.9 s with ordinary pages (measured on the project's
+    2-core virtual machines, where the kernel compacts memory on such faults). The switch is
+    numpy's own (``_set_madvise_hugepage``); where it is missing, nothing changes.
+    """
+    switch = getattr(getattr(np, "_core", None), "multiarray", None)
+    switch = getattr(switch, "_set_madvise_hugepage", None)
+    previous = switch(False) if switch is not None else None
+    try:
+        yield
+    finally:
+        if switch is not None:
+            switch(previous)
 
 
 def _give_back_freed_memory() -> None:
@@ -223,8 +247,9 @@ def _is_ranx(obj, cls: str) -> bool:
 # -- sources -----------------------------------------------------------------------
 
 
-def _open(source, name: str | None, default: str, progress: Progress | None) -> tuple[str, Iterator]:
-    """A label for messages and an iterator of (block of whole lines, number of the block's first line)."""
+def _open(source, name: str | None, default: str, progress: Progress | None) -> tuple[str, Iterator, int]:
+    """A label for messages, an iterator of (block of whole lines, number of the block's first line),
+    and the source's size in bytes (0 when unknown)."""
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         label = name or os.path.basename(path)
@@ -233,17 +258,19 @@ def _open(source, name: str | None, default: str, progress: Progress | None) -> 
         except OSError as error:
             raise InputError(label, None, f"cannot be read ({error.strerror or error})") from None
         total = os.fstat(handle.fileno()).st_size
-        return label, _blocks(handle, label, total, progress, close=True)
+        return label, _blocks(handle, label, total, progress, close=True), total
     if isinstance(source, (bytes, bytearray, memoryview)):
         raw = io.BytesIO(bytes(source))
-        return name or default, _blocks(raw, name or default, len(raw.getbuffer()), progress, close=True)
+        total = len(raw.getbuffer())
+        return name or default, _blocks(raw, name or default, total, progress, close=True), total
     if hasattr(source, "read"):
         label = name or os.path.basename(str(getattr(source, "name", ""))) or default
         first = source.read(0)
         if isinstance(first, str):
             raw = io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
-            return label, _blocks(raw, label, len(raw.getbuffer()), progress, close=True)
-        return label, _blocks(source, label, 0, progress, close=False)
+            total = len(raw.getbuffer())
+            return label, _blocks(raw, label, total, progress, close=True), total
+        return label, _blocks(source, label, 0, progress, close=False), 0
     raise TypeError(
         f"expected a path, bytes, a file object, a dict or a ranx object for the {default}, got {type(source).__name__}"
     )
@@ -470,6 +497,7 @@ class _Parsed:
     run_lengths: np.ndarray
     doc_hash: np.ndarray
     doc_len: np.ndarray
+    doc_start: np.ndarray  # where each docid starts in ``blob``
     blob: np.ndarray
     values: np.ndarray
     tag: str = ""
@@ -514,6 +542,7 @@ def _parse_lines(fields: _Fields, values: np.ndarray, qid_col: int, doc_col: int
         run_lengths=run_lengths,
         doc_hash=d_hash,
         doc_len=d_len.astype(np.int32),
+        doc_start=np.cumsum(d_len) - d_len,
         blob=blob,
         values=values,
         tag=tag,
@@ -546,6 +575,9 @@ def _read_plain(block: bytes, n_fields: int, number_col: int | None = None) -> l
                 delimiter=" ", quote_char=False, escape_char=False, newlines_in_values=False, ignore_empty_lines=False
             ),
             convert_options=csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),
+            # the C library's heap, which _give_back_freed_memory trims: pyarrow's own pool kept
+            # the blocks' freed buffers, 150 MB more at the peak
+            memory_pool=pa.system_memory_pool(),
         )
     except pa.ArrowInvalid:
         return None
@@ -585,21 +617,55 @@ def _parse_plain(columns: list, first_line: int, values: np.ndarray, tag: str = 
         run_lengths=np.diff(np.append(heads, len(starts))),
         doc_hash=_hash_ranges(data, starts, lengths),
         doc_len=lengths,
+        doc_start=starts - starts[0],
         blob=data[int(starts[0]) : int(starts[-1]) + int(lengths[-1])],
         values=values,
         tag=tag,
     )
 
 
+_COLUMN_TYPES = {"qcode": np.int32, "hash": np.uint64, "len": np.int32, "start": np.int64, "blob": np.uint8}
+
+
 class _Collector:
-    """Parsed blocks, joined in order: qid per line (as codes in first-seen order), docid bytes and hashes."""
+    """Parsed blocks, joined in order: qid per line (as codes in first-seen order), docid bytes and hashes.
+
+    Each column is one array, filled block by block and grown by half when full: joining the
+    blocks' arrays at the end instead cost as much as parsing them, in fresh memory (on this
+    kind of virtual machine every new page costs a fault that the host must serve). ``reserve``
+    sizes the arrays from an estimate first; room never written to is never touched.
+    """
 
     def __init__(self):
         self.qid_code: dict[bytes, int] = {}
-        self.parts: dict[str, list[np.ndarray]] = {}
+        self.columns: dict[str, np.ndarray] = {}
         self.size = 0
+        self.blob_size = 0
         self.line_blocks: list[tuple[int, int, np.ndarray | None]] = []  # (first index, first line, numbers)
         self.tag = ""
+
+    def reserve(self, parsed: _Parsed, lines: int, blob_bytes: int) -> None:
+        """Make room for ``lines`` lines and ``blob_bytes`` docid bytes, with ``parsed``'s kinds of values."""
+        for key, part in self._parts(parsed, np.zeros(0, dtype=np.int32)):
+            need = blob_bytes if key == "blob" else lines
+            held = self.columns.get(key)
+            if held is None or len(held) < need:
+                grown = np.empty(need, dtype=_COLUMN_TYPES.get(key, part.dtype))
+                if held is not None:
+                    used = self.blob_size if key == "blob" else self.size
+                    grown[:used] = held[:used]
+                self.columns[key] = grown
+
+    @staticmethod
+    def _parts(parsed: _Parsed, qcode: np.ndarray) -> tuple[tuple[str, np.ndarray], ...]:
+        return (
+            ("qcode", qcode),
+            ("hash", parsed.doc_hash),
+            ("len", parsed.doc_len),
+            ("start", parsed.doc_start),
+            ("blob", parsed.blob),
+            ("value", parsed.values),
+        )
 
     def add(self, parsed: _Parsed) -> None:
         codes = np.fromiter(
@@ -607,23 +673,28 @@ class _Collector:
             dtype=np.int32,
             count=len(parsed.heads),
         )
+        n, n_bytes = len(parsed), len(parsed.blob)
+        lines = self.size + n
+        blob_bytes = self.blob_size + n_bytes
+        if not self.columns or len(self.columns["hash"]) < lines or len(self.columns["blob"]) < blob_bytes:
+            grow = 1.5 if self.columns else 1
+            self.reserve(parsed, max(lines, int(self.size * grow)), max(blob_bytes, int(self.blob_size * grow)))
         self.line_blocks.append((self.size, parsed.first_line, parsed.line_no))
-        self.size += len(parsed)
         self.tag = parsed.tag or self.tag
-        for key, part in (
-            ("qcode", np.repeat(codes, parsed.run_lengths)),
-            ("hash", parsed.doc_hash),
-            ("len", parsed.doc_len),
-            ("blob", parsed.blob),
-            ("value", parsed.values),
-        ):
-            self.parts.setdefault(key, []).append(part)
+        for key, part in self._parts(parsed, np.repeat(codes, parsed.run_lengths)):
+            if key == "blob":
+                self.columns[key][self.blob_size : blob_bytes] = part
+            elif key == "start":
+                np.add(part, self.blob_size, out=self.columns[key][self.size : lines])
+            else:
+                self.columns[key][self.size : lines] = part
+        self.size, self.blob_size = lines, blob_bytes
 
     def take(self, key: str, dtype) -> np.ndarray:
-        parts = self.parts.pop(key, [])
-        if len(parts) == 1:
-            return parts[0].astype(dtype, copy=False)
-        return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
+        held = self.columns.pop(key, None)
+        if held is None:
+            return np.zeros(0, dtype=dtype)
+        return held[: self.blob_size if key == "blob" else self.size].astype(dtype, copy=False)
 
     def line_of(self, index: int) -> int:
         """The line number in the source of the ``index``-th line collected."""
@@ -633,21 +704,27 @@ class _Collector:
         return first_line + index - start if numbers is None else int(numbers[index - start])
 
 
-def _parse_all(chunks, parse) -> _Collector:
+def _parse_all(chunks, parse, total: int) -> _Collector:
     """Parse every block with ``parse(block, first_line)`` and join them in order.
 
     ``parse`` gives one ``_Parsed``, a list of them (the block's pieces, in order), or None
-    for a block without data.
+    for a block without data. ``total`` is the source's size in bytes (0 when unknown): the
+    first block tells how many lines and docid bytes so many bytes hold.
     """
     collector = _Collector()
     for block, first_line in chunks:
         parsed = parse(block, first_line)
-        for piece in parsed if isinstance(parsed, list) else () if parsed is None else (parsed,):
+        pieces = parsed if isinstance(parsed, list) else [] if parsed is None else [parsed]
+        if pieces and not collector.columns and total > len(block):
+            scale = 1.05 * total / len(block)
+            lines = int(scale * sum(len(p) for p in pieces)) + 1024
+            collector.reserve(pieces[0], lines, int(scale * sum(len(p.blob) for p in pieces)) + 8192)
+        for piece in pieces:
             collector.add(piece)
     return collector
 
 
-def _qrels_from_chunks(label: str, chunks, duplicates: str) -> Qrels:
+def _qrels_from_chunks(label: str, chunks, total: int, duplicates: str) -> Qrels:
     expected = "an integer grade in the 4th field"
 
     def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
@@ -669,11 +746,11 @@ def _qrels_from_chunks(label: str, chunks, duplicates: str) -> Qrels:
         )
         return _parse_lines(fields, grades, 0, 1)
 
-    lines = _group(label, _parse_all(chunks, parse), duplicates, by_score=False)
+    lines = _group(label, _parse_all(chunks, parse, total), duplicates, by_score=False)
     return Qrels(**lines["common"], grade=lines["value"])
 
 
-def _run_from_chunks(label: str, chunks, duplicates: str, name: str | None) -> Run:
+def _run_from_chunks(label: str, chunks, total: int, duplicates: str, name: str | None) -> Run:
     def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
         pieces = _read_plain(block, 6, number_col=4)
         if pieces is not None:
@@ -697,7 +774,7 @@ def _run_from_chunks(label: str, chunks, duplicates: str, name: str | None) -> R
         s, n = int(fields.starts[-1, 3]), int(fields.lengths[-1, 3])
         return _parse_lines(fields, scores, 0, 1, tag=bytes(fields.buf[s : s + n]).decode("utf-8", "replace"))
 
-    collector = _parse_all(chunks, parse)
+    collector = _parse_all(chunks, parse, total)
     tag = collector.tag  # trec_eval keeps the last line's
     lines = _group(label, collector, duplicates, by_score=True)
     return Run(**lines["common"], score=lines["value"], name=name or tag or label)
@@ -787,8 +864,7 @@ def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -
     qcode = collector.take("qcode", np.int32)
     doc_hash = collector.take("hash", np.uint64)
     doc_len = collector.take("len", np.int32)
-    doc_start = np.zeros(len(doc_len), dtype=np.int64)
-    np.cumsum(doc_len[:-1], out=doc_start[1:])
+    doc_start = collector.take("start", np.int64)
     blob = collector.take("blob", np.uint8)
     value = collector.take("value", np.float64 if by_score else np.int64)
     n_read = len(qcode)
