@@ -200,14 +200,15 @@ def read_run(source, *, name: str | None = None, duplicates: str = "error", prog
 
 @contextlib.contextmanager
 def _small_pages():
-    """Ask numpy for ordinary pages, not huge ones, while a file is read; then as before.
+    """Ask numpy for ordinary pages, not huge ones, while a file is read (or grades looked up); then as before.
 
     numpy asks Linux for 2 MB pages for every large array. While a run is read, its columns
     fill bit by bit between the blocks' many smaller arrays, and each huge page first touched
     then may wait for the kernel to make 2 MB of memory contiguous: reading ten million lines
-    spent 3.7 s in the kernel that way, 0.9 s with ordinary pages (measured on the project's
-    2-core virtual machines, where the kernel compacts memory on such faults). The switch is
-    numpy's own (``_set_madvise_hugepage``); where it is missing, nothing changes.
+    spent 3.7 s in the kernel that way, 0.9 to 1.6 s with ordinary pages, and looking up their
+    grades 0.2 to 0.9 s, 0.1 with ordinary pages (measured on the project's 2-core virtual
+    machines). The switch is numpy's own (``_set_madvise_hugepage``); where it is missing,
+    nothing changes.
     """
     switch = getattr(getattr(np, "_core", None), "multiarray", None)
     switch = getattr(switch, "_set_madvise_hugepage", None)
@@ -575,13 +576,14 @@ def _read_plain(block: bytes, n_fields: int, number_col: int | None = None) -> l
                 delimiter=" ", quote_char=False, escape_char=False, newlines_in_values=False, ignore_empty_lines=False
             ),
             convert_options=csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),
-            # the C library's heap, which _give_back_freed_memory trims: pyarrow's own pool kept
-            # the blocks' freed buffers, 150 MB more at the peak
+            # the C library's heap, which _give_back_freed_memory trims (pyarrow's own pool would
+            # keep the blocks' freed buffers to itself)
             memory_pool=pa.system_memory_pool(),
         )
     except pa.ArrowInvalid:
         return None
     pieces = [[column.chunk(c) for column in table.columns] for c in range(table.column(0).num_chunks)]
+    pieces = [columns for columns in pieces if len(columns[0])]
     for columns in pieces:
         for j, column in enumerate(columns):
             if column.null_count:
@@ -630,10 +632,11 @@ _COLUMN_TYPES = {"qcode": np.int32, "hash": np.uint64, "len": np.int32, "start":
 class _Collector:
     """Parsed blocks, joined in order: qid per line (as codes in first-seen order), docid bytes and hashes.
 
-    Each column is one array, filled block by block and grown by half when full: joining the
-    blocks' arrays at the end instead cost as much as parsing them, in fresh memory (on this
-    kind of virtual machine every new page costs a fault that the host must serve). ``reserve``
-    sizes the arrays from an estimate first; room never written to is never touched.
+    Each column is one array, filled block by block and grown by half when full. Joining the
+    blocks' arrays at the end instead wrote the whole run a second time, into fresh memory,
+    whose first touch is slow on the project's virtual machines (for ten million lines, over
+    a second of system time). ``reserve`` sizes the arrays from an estimate first; room never
+    written to is never touched, so it costs no memory.
     """
 
     def __init__(self):
@@ -971,10 +974,14 @@ def _break_ties(qrank, score, doc_start, doc_len, blob) -> tuple[np.ndarray, np.
     group = np.cumsum(starts_group)
     lengths = doc_len[members]
     width = int(lengths.max())
-    matrix = np.zeros((len(members), max(width, 1)), dtype=np.uint8)
+    matrix = np.zeros((len(members), max(width, 8)), dtype=np.uint8)
     for j in range(width):
         inside = lengths > j
         matrix[inside, j] = blob[doc_start[members[inside]] + j]
-    _, rank = np.unique(_strings(matrix), return_inverse=True)
-    within = np.lexsort((-rank.ravel(), group))  # groups stay in place, members by docid descending
+    if width <= 8:  # each docid, zero-padded, as a big-endian number: ordered as its bytes are
+        descending = ~matrix.view(">u8").ravel()
+    else:
+        _, rank = np.unique(_strings(matrix), return_inverse=True)
+        descending = -rank.ravel()
+    within = np.lexsort((descending, group))  # groups stay in place, members by docid descending
     return members, members[within]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explainer import metrics
-from explainer.evaluation.formats import Qrels, Run, _mix, read_qrels, read_run
+from explainer.evaluation.formats import Qrels, Run, _mix, _small_pages, read_qrels, read_run
 
 KEYS = ("precision", "recall", "rr", "ap", "ndcg", "judged", "hit_rate")
 """The measures an evaluation can compute (the first five are ``explainer.measures``' keys)."""
@@ -413,18 +413,21 @@ def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.nd
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
     table = _KeyTable(_mix(qrels_owner, qrels.doc_hash))
     n = len(run) if lines is None else len(lines)
-    found = np.full(n, -1, dtype=np.int64)
     if table.unique:
-        for start in range(0, n, _LOOKUP_SLICE):  # a slice at a time: the keys' temporaries stay small
+        hits, rows = [], []
+        for start in range(0, n, _LOOKUP_SLICE):  # a slice at a time: no temporary is as long as the run
             stop = min(start + _LOOKUP_SLICE, n)
             hashes = run.doc_hash[start:stop] if lines is None else run.doc_hash[lines[start:stop]]
-            found[start:stop] = table.find(_mix(qrels_index[start:stop], hashes))
+            found = table.find(_mix(qrels_index[start:stop], hashes))
+            hit = np.flatnonzero(found >= 0)
+            hits.append(hit + start)
+            rows.append(found[hit])
+        hit, j = np.concatenate(hits), np.concatenate(rows)
     else:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
         every = np.arange(n, dtype=np.int64) if lines is None else lines
         found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, every)
-    hit = np.flatnonzero(found >= 0)
-    j = found[hit]
-    del found
+        hit = np.flatnonzero(found >= 0)
+        j = found[hit]
     at = hit if lines is None else lines[hit]
     same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
     grade = np.full(n, -1, dtype=np.int64)
@@ -519,7 +522,8 @@ def evaluate(
         starts = run.offsets[run_queries]
         lines = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
     qq = in_qrels[run_queries]
-    grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
+    with _small_pages():
+        grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
 
     qrels_grade = qrels.grade
     qrels_owner = np.repeat(np.arange(qrels.n_queries), np.diff(qrels.offsets))
