@@ -283,8 +283,8 @@ def format_number(value: Real, digits: int = 2) -> str:
 # it, and both against trec_eval).
 
 
-def _flat_lists(grades, offsets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validated flat grades, offsets, and each grade's 0-based rank within its list."""
+def _flat_lists(grades, offsets) -> tuple[np.ndarray, np.ndarray]:
+    """Validated flat grades and offsets."""
     grades = np.asarray(grades)
     offsets = np.asarray(offsets)
     if grades.ndim != 1 or not np.issubdtype(grades.dtype, np.integer):
@@ -298,14 +298,29 @@ def _flat_lists(grades, offsets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         or (np.diff(offsets) < 0).any()
     ):
         raise ValueError(f"offsets must rise from 0 to len(grades) = {len(grades)}, got {offsets!r}")
-    lengths = np.diff(offsets)
-    position = np.arange(len(grades), dtype=np.int64) - np.repeat(offsets[:-1].astype(np.int64), lengths)
-    return grades, offsets.astype(np.int64), position
+    return grades, offsets.astype(np.int64)
 
 
-def _per_list(offsets: np.ndarray, index: np.ndarray, weights=None) -> np.ndarray:
-    """Sum ``weights`` (or count) the flat positions ``index`` into their lists."""
+def _ranked(
+    grades: np.ndarray, offsets: np.ndarray, at_least: int = 1, k: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flat positions of the grades >= ``at_least`` (in the top ``k`` of their list, if given),
+    with the list each is in and its 0-based rank there.
+
+    Only these few positions get an owner and a rank: most of a long run is not relevant,
+    and giving all ten million results a rank cost more than the measures themselves.
+    """
+    index = np.flatnonzero(grades >= at_least)
     owner = np.searchsorted(offsets, index, side="right") - 1
+    position = index - offsets[owner]
+    if k is not None:
+        top = position < k
+        index, owner, position = index[top], owner[top], position[top]
+    return index, owner, position
+
+
+def _per_list(offsets: np.ndarray, owner: np.ndarray, weights=None) -> np.ndarray:
+    """Sum ``weights`` (or count) into the lists given by ``owner``."""
     return np.bincount(owner, weights=weights, minlength=len(offsets) - 1).astype(np.float64)
 
 
@@ -319,24 +334,24 @@ def _check_counts(n_relevant, offsets: np.ndarray) -> np.ndarray:
 def precision_at_k_batch(grades, offsets, k: int) -> np.ndarray:
     """P@k of each list = (relevant results in its top k) / k, as ``precision_at_k``."""
     k = _check_k(k)
-    grades, offsets, position = _flat_lists(grades, offsets)
-    return _per_list(offsets, np.flatnonzero((grades >= 1) & (position < k))) / k
+    grades, offsets = _flat_lists(grades, offsets)
+    return _per_list(offsets, _ranked(grades, offsets, 1, k)[1]) / k
 
 
 def recall_at_k_batch(grades, offsets, k: int, n_relevant) -> np.ndarray:
     """R@k of each list = (relevant results in its top k) / n_relevant[q]; 0 where n_relevant is 0."""
     k = _check_k(k)
-    grades, offsets, position = _flat_lists(grades, offsets)
+    grades, offsets = _flat_lists(grades, offsets)
     n_relevant = _check_counts(n_relevant, offsets)
-    hits = _per_list(offsets, np.flatnonzero((grades >= 1) & (position < k)))
+    hits = _per_list(offsets, _ranked(grades, offsets, 1, k)[1])
     return np.divide(hits, n_relevant, out=np.zeros(len(hits)), where=n_relevant > 0)
 
 
 def hit_rate_at_k_batch(grades, offsets, k: int) -> np.ndarray:
     """Hit rate@k of each list = 1 if any relevant result is in its top k, else 0 (trec_eval's ``success_k``)."""
     k = _check_k(k)
-    grades, offsets, position = _flat_lists(grades, offsets)
-    return (_per_list(offsets, np.flatnonzero((grades >= 1) & (position < k))) > 0).astype(np.float64)
+    grades, offsets = _flat_lists(grades, offsets)
+    return (_per_list(offsets, _ranked(grades, offsets, 1, k)[1]) > 0).astype(np.float64)
 
 
 def judged_at_k_batch(grades, offsets, k: int) -> np.ndarray:
@@ -346,18 +361,17 @@ def judged_at_k_batch(grades, offsets, k: int) -> np.ndarray:
     ``k`` even when the list is shorter, as ir_measures' ``Judged@k`` does (1 - trec_eval's ``unj_k``).
     """
     k = _check_k(k)
-    grades, offsets, position = _flat_lists(grades, offsets)
-    return _per_list(offsets, np.flatnonzero((grades >= 0) & (position < k))) / k
+    grades, offsets = _flat_lists(grades, offsets)
+    return _per_list(offsets, _ranked(grades, offsets, 0, k)[1]) / k
 
 
 def reciprocal_rank_batch(grades, offsets) -> np.ndarray:
     """RR of each list = 1 / (rank of its first relevant result) over the whole list; 0 if none."""
-    grades, offsets, position = _flat_lists(grades, offsets)
-    relevant = np.flatnonzero(grades >= 1)
-    owner = np.searchsorted(offsets, relevant, side="right") - 1
+    grades, offsets = _flat_lists(grades, offsets)
+    _, owner, position = _ranked(grades, offsets)
     out = np.zeros(len(offsets) - 1)
     owners, first = np.unique(owner, return_index=True)
-    out[owners] = 1.0 / (position[relevant[first]] + 1)
+    out[owners] = 1.0 / (position[first] + 1)
     return out
 
 
@@ -366,33 +380,29 @@ def average_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
 
     Over the whole list, as trec_eval's ``map``.
     """
-    grades, offsets, position = _flat_lists(grades, offsets)
+    grades, offsets = _flat_lists(grades, offsets)
     n_relevant = _check_counts(n_relevant, offsets)
-    relevant = np.flatnonzero(grades >= 1)
-    owner = np.searchsorted(offsets, relevant, side="right") - 1
+    _, owner, position = _ranked(grades, offsets)
     # hits so far at each relevant rank: its index among its list's relevant results, plus one
     first_of_owner = np.searchsorted(owner, owner, side="left")
-    hits = np.arange(len(relevant)) - first_of_owner + 1
-    sums = np.bincount(owner, weights=hits / (position[relevant] + 1), minlength=len(offsets) - 1)
+    hits = np.arange(len(owner)) - first_of_owner + 1
+    sums = _per_list(offsets, owner, hits / (position + 1))
     return np.divide(sums, n_relevant, out=np.zeros(len(sums)), where=n_relevant > 0)
 
 
-def _dcg_batch(grades: np.ndarray, offsets: np.ndarray, position: np.ndarray, k: int | None, gain: str) -> np.ndarray:
-    take = grades >= 1
-    if k is not None:
-        take &= position < k
-    index = np.flatnonzero(take)
+def _dcg_batch(grades: np.ndarray, offsets: np.ndarray, k: int | None, gain: str) -> np.ndarray:
+    index, owner, position = _ranked(grades, offsets, 1, k)
     g = grades[index].astype(np.float64)
     gains = 2.0**g - 1.0 if gain == "exponential" else g
-    return _per_list(offsets, index, gains / np.log2(position[index] + 2.0))
+    return _per_list(offsets, owner, gains / np.log2(position + 2.0))
 
 
 def dcg_at_k_batch(grades, offsets, k: int, gain: str = "exponential") -> np.ndarray:
     """DCG@k of each list = sum over its ranks i <= k of gain(g_i) / log2(i + 1), as ``dcg_at_k``."""
     k = _check_k(k)
     _check_gain(gain)
-    grades, offsets, position = _flat_lists(grades, offsets)
-    return _dcg_batch(grades, offsets, position, k, gain)
+    grades, offsets = _flat_lists(grades, offsets)
+    return _dcg_batch(grades, offsets, k, gain)
 
 
 def ndcg_at_k_batch(
@@ -414,18 +424,16 @@ def ndcg_at_k_batch(
     """
     k = _check_k(k)
     _check_gain(gain)
-    grades, offsets, position = _flat_lists(grades, offsets)
-    ideal, ideal_offsets, _ = _flat_lists(ideal, ideal_offsets)
+    grades, offsets = _flat_lists(grades, offsets)
+    ideal, ideal_offsets = _flat_lists(ideal, ideal_offsets)
     if len(ideal_offsets) != len(offsets):
         raise ValueError(f"ideal_offsets must describe {len(offsets) - 1} lists, got {len(ideal_offsets) - 1}")
-    # Only grades >= 1 have gain: sort those of each list high to low, ranks 0, 1, 2... within it.
-    positive = np.flatnonzero(ideal >= 1)
-    owner = np.searchsorted(ideal_offsets, positive, side="right") - 1
+    # Only grades >= 1 have gain: sort those of each list high to low.
+    positive, owner, _ = _ranked(ideal, ideal_offsets)
     order = np.lexsort((-ideal[positive], owner))
-    best, owner = ideal[positive][order], owner[order]
+    best = ideal[positive][order]
     best_offsets = np.zeros(len(ideal_offsets), dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=len(ideal_offsets) - 1), out=best_offsets[1:])
-    best_position = np.arange(len(best)) - best_offsets[owner]
-    top = _dcg_batch(grades, offsets, position, k, gain)
-    bottom = _dcg_batch(best, best_offsets, best_position, k if cut_ideal else None, gain)
+    top = _dcg_batch(grades, offsets, k, gain)
+    bottom = _dcg_batch(best, best_offsets, k if cut_ideal else None, gain)
     return np.divide(top, bottom, out=np.zeros(len(top)), where=bottom > 0)

@@ -173,7 +173,7 @@ def test_a_docid_twice_for_one_query_is_refused_as_trec_eval_refuses_it():
 
 def test_hash_collisions_do_not_merge_different_docids(monkeypatch):
     """With every docid hashed alike, duplicates and lookups must still compare the bytes."""
-    monkeypatch.setattr(formats, "_hash_rows", lambda matrix, lengths: np.zeros(len(matrix), dtype=np.uint64))
+    monkeypatch.setattr(formats, "_hash_ranges", lambda buf, starts, lengths: np.zeros(len(starts), dtype=np.uint64))
     run = read_run(b"q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
     assert run.to_dict() == {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
     with pytest.raises(InputError, match="duplicate"):
@@ -223,5 +223,58 @@ def test_the_fast_and_the_general_reader_agree():
     simple = read_run(text.encode()).to_dict()
     spaced = "# header\n" + text.replace(" Q0 ", "\t Q0  ").replace("\n", "  \r\n")
     assert read_run(spaced.encode()).to_dict() == simple
-    assert formats._split_simple(np.frombuffer(text.encode(), np.uint8), text.encode(), 1, 6, (0, 2, 4, 5))
-    assert formats._split_simple(np.frombuffer(spaced.encode(), np.uint8), spaced.encode(), 1, 6, (0, 2, 4, 5)) is None
+    assert formats._read_plain(text.encode(), 6, number_col=4) is not None
+    assert formats._read_plain(spaced.encode(), 6, number_col=4) is None
+
+
+PLAIN = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1.5 t\n"
+UNUSUAL = {
+    "tab": PLAIN.replace(b" Q0", b"\tQ0"),
+    "two spaces": PLAIN.replace(b" a ", b"  a "),
+    "leading space": b" " + PLAIN,
+    "trailing space": PLAIN.replace(b"t\n", b"t \n", 1),
+    "blank line": PLAIN.replace(b"\n", b"\n\n", 1),
+    "comment": b"# a comment\n" + PLAIN,
+    "carriage return": PLAIN.replace(b"\n", b"\r\n"),
+    "byte-order mark": b"\xef\xbb\xbf" + PLAIN,
+    "extra field": PLAIN.replace(b"t\n", b"t more\n", 1),
+    "too few fields": PLAIN.replace(b" t\n", b"\n", 1),
+    "empty line of spaces": PLAIN + b"   \n",
+    "nan score": PLAIN.replace(b"2.5", b"nan"),
+    "NA score": PLAIN.replace(b"2.5", b"NA"),
+    "exponent": PLAIN.replace(b"2.5", b"25e-1"),
+    "underscore": PLAIN.replace(b"2.5", b"2_5"),
+    "hex": PLAIN.replace(b"2.5", b"0x1p1"),
+    "quote": PLAIN.replace(b" a ", b' "a ').replace(b" b ", b' b" '),
+    "empty score": PLAIN.replace(b" 2.5 ", b"  "),
+}
+
+
+@pytest.mark.parametrize("case", UNUSUAL)
+def test_pyarrow_and_the_exact_reader_read_every_run_alike(case, monkeypatch):
+    """Whatever pyarrow takes must read as the exact reader reads it; what it refuses goes there."""
+    text = UNUSUAL[case]
+    outcomes = []
+    for exact in (False, True):
+        if exact:
+            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+        try:
+            run = read_run(text)
+            outcomes.append((run.to_dict(), run.name, run.n_lines_read))
+        except InputError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("grade", [b"2", b"-1", b"012", b"0x10", b"+1", b"1.0", b"1e1", b"", b"NA"])
+def test_pyarrow_and_the_exact_reader_read_every_grade_alike(grade, monkeypatch):
+    text = b"q 0 a " + grade + b"\nq 0 b 1\n"
+    outcomes = []
+    for exact in (False, True):
+        if exact:
+            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+        try:
+            outcomes.append(read_qrels(text).to_dict())
+        except InputError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]

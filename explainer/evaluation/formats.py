@@ -31,6 +31,7 @@ as offsets into the lines), so that ten million results fit in a few hundred meg
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gzip
 import io
@@ -172,8 +173,9 @@ def read_qrels(
         source = source.to_dict()
     if isinstance(source, Mapping):
         return _qrels_from_dict(source, name or "qrels", duplicates)
-    label, chunks = _open(source, name, "qrels", progress)
-    return _qrels_from_chunks(label, chunks, duplicates)
+    label, chunks, total = _open(source, name, "qrels", progress)
+    with _small_pages():
+        return _qrels_from_chunks(label, chunks, total, duplicates)
 
 
 def read_run(source, *, name: str | None = None, duplicates: str = "error", progress: Progress | None = None) -> Run:
@@ -191,8 +193,31 @@ def read_run(source, *, name: str | None = None, duplicates: str = "error", prog
         source = source.to_dict()
     if isinstance(source, Mapping):
         return _run_from_dict(source, name or "run", duplicates)
-    label, chunks = _open(source, name, "run", progress)
-    return _run_from_chunks(label, chunks, duplicates, name)
+    label, chunks, total = _open(source, name, "run", progress)
+    with _small_pages():
+        return _run_from_chunks(label, chunks, total, duplicates, name)
+
+
+@contextlib.contextmanager
+def _small_pages():
+    """Ask numpy for ordinary pages, not huge ones, while a file is read (or grades looked up); then as before.
+
+    numpy asks Linux for 2 MB pages for every large array. While a run is read, its columns
+    fill bit by bit between the blocks' many smaller arrays, and each huge page first touched
+    then may wait for the kernel to make 2 MB of memory contiguous: reading ten million lines
+    spent 3.7 s in the kernel that way, 0.9 to 1.6 s with ordinary pages, and looking up their
+    grades 0.2 to 0.9 s, 0.1 with ordinary pages (measured on the project's 2-core virtual
+    machines). The switch is numpy's own (``_set_madvise_hugepage``); where it is missing,
+    nothing changes.
+    """
+    switch = getattr(getattr(np, "_core", None), "multiarray", None)
+    switch = getattr(switch, "_set_madvise_hugepage", None)
+    previous = switch(False) if switch is not None else None
+    try:
+        yield
+    finally:
+        if switch is not None:
+            switch(previous)
 
 
 def _give_back_freed_memory() -> None:
@@ -223,8 +248,9 @@ def _is_ranx(obj, cls: str) -> bool:
 # -- sources -----------------------------------------------------------------------
 
 
-def _open(source, name: str | None, default: str, progress: Progress | None) -> tuple[str, Iterator]:
-    """A label for messages and an iterator of (block of whole lines, number of the block's first line)."""
+def _open(source, name: str | None, default: str, progress: Progress | None) -> tuple[str, Iterator, int]:
+    """A label for messages, an iterator of (block of whole lines, number of the block's first line),
+    and the source's size in bytes (0 when unknown)."""
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         label = name or os.path.basename(path)
@@ -233,17 +259,19 @@ def _open(source, name: str | None, default: str, progress: Progress | None) -> 
         except OSError as error:
             raise InputError(label, None, f"cannot be read ({error.strerror or error})") from None
         total = os.fstat(handle.fileno()).st_size
-        return label, _blocks(handle, label, total, progress, close=True)
+        return label, _blocks(handle, label, total, progress, close=True), total
     if isinstance(source, (bytes, bytearray, memoryview)):
         raw = io.BytesIO(bytes(source))
-        return name or default, _blocks(raw, name or default, len(raw.getbuffer()), progress, close=True)
+        total = len(raw.getbuffer())
+        return name or default, _blocks(raw, name or default, total, progress, close=True), total
     if hasattr(source, "read"):
         label = name or os.path.basename(str(getattr(source, "name", ""))) or default
         first = source.read(0)
         if isinstance(first, str):
             raw = io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
-            return label, _blocks(raw, label, len(raw.getbuffer()), progress, close=True)
-        return label, _blocks(source, label, 0, progress, close=False)
+            total = len(raw.getbuffer())
+            return label, _blocks(raw, label, total, progress, close=True), total
+        return label, _blocks(source, label, 0, progress, close=False), 0
     raise TypeError(
         f"expected a path, bytes, a file object, a dict or a ranx object for the {default}, got {type(source).__name__}"
     )
@@ -308,9 +336,6 @@ def _split(
 ) -> _Fields:
     """Find the fields of every line of ``block``; raise ``InputError`` at the first line with the wrong count."""
     buf = np.frombuffer(block, dtype=np.uint8)
-    fast = _split_simple(buf, block, first_line, n_fields, wanted)
-    if fast is not None:
-        return fast
     space = _SPACE[buf]
     before = np.empty_like(space)
     before[0] = True
@@ -345,40 +370,6 @@ def _split(
     )
 
 
-def _split_simple(buf: np.ndarray, block: bytes, first_line: int, n_fields: int, wanted) -> _Fields | None:
-    """The common case, fast: every line has exactly ``n_fields`` fields, one space or tab apart.
-
-    None when the block holds anything else (blank or comment lines, runs of spaces,
-    carriage returns, extra fields): the general path then reads it.
-    """
-    if b"\r" in block or b"#" in block or b"\x0b" in block or b"\x0c" in block:
-        return None
-    newlines = np.flatnonzero(buf == 10)
-    seps = np.flatnonzero((buf == 32) | (buf == 9)) if b"\t" in block else np.flatnonzero(buf == 32)
-    n = len(newlines)
-    per_line = n_fields - 1
-    if len(seps) != per_line * n or n == 0:
-        return None
-    seps = seps.reshape(n, per_line)
-    line_start = np.empty(n, dtype=np.int64)
-    line_start[0] = 0
-    line_start[1:] = newlines[:-1] + 1
-    bounds = np.empty((n, n_fields + 1), dtype=np.int64)  # field j spans bounds[j] + (j > 0) .. bounds[j + 1]
-    bounds[:, 0] = line_start - 1
-    bounds[:, 1:n_fields] = seps
-    bounds[:, n_fields] = newlines
-    if not (np.diff(bounds, axis=1) > 1).all():  # an empty field, or a separator on the wrong line
-        return None
-    picks = np.asarray(wanted, dtype=np.int64)
-    starts = bounds[:, picks] + 1
-    return _Fields(
-        buf=buf,
-        line_no=first_line + np.arange(n, dtype=np.int64),
-        starts=starts,
-        lengths=bounds[:, picks + 1] - starts,
-    )
-
-
 def _matrix(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The fields as rows of a (n, width) byte matrix, zero-padded: ``.view(f"S{width}")`` gives strings."""
     width = max(int(lengths.max()) if len(lengths) else 1, 1)
@@ -390,13 +381,32 @@ def _matrix(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
     return out
 
 
-def _hash_rows(matrix: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """FNV-1a over each row's first ``lengths`` bytes, then a 64-bit finaliser (splitmix64)."""
-    h = np.full(len(matrix), _HASH_BASIS, dtype=np.uint64)
+def _hash_ranges(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each byte range ``buf[start:start + length]``, read eight bytes at a time.
+
+    Each step folds one little-endian word (the bytes past the range masked off) into the hash,
+    so a docid of up to 8 bytes costs one gather and a few operations for all lines at once;
+    a splitmix64 finaliser spreads the bits. The length is mixed in, so that trailing zero
+    bytes still count. Every reader uses this one function: qrels and runs must agree.
+    """
+    n = len(starts)
+    h = np.full(n, _HASH_BASIS, dtype=np.uint64) ^ lengths.astype(np.uint64)
+    if not n:
+        return h
+    n_words = -(-int(lengths.max()) // 8)
+    if int(starts.max()) + 8 * n_words > len(buf):
+        buf = np.concatenate([buf, np.zeros(8 * n_words, dtype=np.uint8)])
+    windows = np.lib.stride_tricks.as_strided(buf, shape=(len(buf) - 7, 8), strides=(1, 1))
     with np.errstate(over="ignore"):
-        for j in range(matrix.shape[1]):
-            mixed = (h ^ matrix[:, j].astype(np.uint64)) * _HASH_PRIME
-            h = np.where(lengths > j, mixed, h)
+        for w in range(n_words):
+            word = windows[starts + 8 * w].view("<u8").ravel()
+            left = lengths - 8 * w  # how many of the word's bytes belong to the range
+            if int(left.min()) < 8:
+                shift = (8 * np.clip(left, 0, 7)).astype(np.uint64)
+                mask = np.where(left >= 8, np.uint64(0xFFFFFFFFFFFFFFFF), (np.uint64(1) << shift) - np.uint64(1))
+                word &= mask
+            h = (h ^ word) * _HASH_PRIME
+            h ^= h >> np.uint64(29)
         h ^= h >> np.uint64(30)
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(27)
@@ -488,6 +498,7 @@ class _Parsed:
     run_lengths: np.ndarray
     doc_hash: np.ndarray
     doc_len: np.ndarray
+    doc_start: np.ndarray  # where each docid starts in ``blob``
     blob: np.ndarray
     values: np.ndarray
     tag: str = ""
@@ -496,20 +507,33 @@ class _Parsed:
         return len(self.values)
 
 
+def _query_runs(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """Where the qid changes (line indices, the first line included) and the qids there, as bytes."""
+    n = len(starts)
+    change = np.ones(n, dtype=bool)
+    if n > 1:
+        width = int(lengths[0])
+        if (lengths == width).all() and (np.diff(starts) == width).all():  # one qid after another: no copy
+            q = buf[int(starts[0]) : int(starts[0]) + n * width].reshape(n, width)
+            change[1:] = False
+        else:
+            q = _matrix(buf, starts, lengths)  # zero-padded, so lengths must be compared too
+            change[1:] = lengths[1:] != lengths[:-1]
+        change[1:] |= (q[1:] != q[:-1]).any(axis=1)
+    heads = np.flatnonzero(change)
+    names = [
+        buf[a : a + size].tobytes() for a, size in zip(starts[heads].tolist(), lengths[heads].tolist(), strict=True)
+    ]
+    return heads, names
+
+
 def _parse_lines(fields: _Fields, values: np.ndarray, qid_col: int, doc_col: int, tag: str = "") -> _Parsed:
     buf = fields.buf
-    q = _matrix(buf, fields.starts[:, qid_col], fields.lengths[:, qid_col])
-    change = np.ones(len(q), dtype=bool)
-    if len(q) > 1:
-        change[1:] = (q[1:] != q[:-1]).any(axis=1)
-    heads = np.flatnonzero(change)
-    lengths = fields.lengths[heads, qid_col].tolist()
-    names = [row[:n].tobytes() for row, n in zip(q[heads], lengths, strict=True)]
-    run_lengths = np.diff(np.append(heads, len(q)))
-    del q
+    heads, names = _query_runs(buf, fields.starts[:, qid_col], fields.lengths[:, qid_col])
+    run_lengths = np.diff(np.append(heads, len(fields.starts)))
     d_len = fields.lengths[:, doc_col]
     d = _matrix(buf, fields.starts[:, doc_col], d_len)
-    d_hash = _hash_rows(d, d_len)
+    d_hash = _hash_ranges(buf, fields.starts[:, doc_col], d_len)
     blob = d[np.arange(d.shape[1])[None, :] < d_len[:, None]]
     contiguous = fields.line_no[-1] - fields.line_no[0] == len(fields.line_no) - 1
     return _Parsed(
@@ -519,21 +543,132 @@ def _parse_lines(fields: _Fields, values: np.ndarray, qid_col: int, doc_col: int
         run_lengths=run_lengths,
         doc_hash=d_hash,
         doc_len=d_len.astype(np.int32),
+        doc_start=np.cumsum(d_len) - d_len,
         blob=blob,
         values=values,
         tag=tag,
     )
 
 
+def _read_plain(block: bytes, n_fields: int, number_col: int | None = None) -> list[list] | None:
+    """The common case, read by one compiled pass: every line holds ``n_fields`` fields, one space apart.
+
+    pyarrow's CSV reader splits the block (pieces of it on each core) and parses column
+    ``number_col`` as doubles: the same double as strtod, correctly rounded (it refuses more
+    forms than strtod, never fewer). The numpy passes of ``_split`` cost three times as much.
+    Returns the pieces, each a list of its columns (binary, but ``number_col``), lines in
+    order; or None when the block holds anything else: tabs and other whitespace, runs of
+    spaces, blank or comment lines, carriage returns, more fields, a number it does not take,
+    NaN. The exact reader then reads the block, and says which line is wrong.
+    """
+    import pyarrow as pa
+    from pyarrow import csv
+
+    if any(c in block for c in (b"\t", b"\r", b"\x0b", b"\x0c", b"#")) or block.startswith(b"\xef\xbb\xbf"):
+        return None  # (pyarrow would drop a byte-order mark, which trec_eval keeps as part of the qid)
+    names = [str(j) for j in range(n_fields)]
+    types = {name: pa.float64() if j == number_col else pa.binary() for j, name in enumerate(names)}
+    try:
+        table = csv.read_csv(
+            pa.py_buffer(block),
+            read_options=csv.ReadOptions(column_names=names),
+            parse_options=csv.ParseOptions(
+                delimiter=" ", quote_char=False, escape_char=False, newlines_in_values=False, ignore_empty_lines=False
+            ),
+            convert_options=csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False),
+            # the C library's heap, which _give_back_freed_memory trims (pyarrow's own pool would
+            # keep the blocks' freed buffers to itself)
+            memory_pool=pa.system_memory_pool(),
+        )
+    except pa.ArrowInvalid:
+        return None
+    pieces = [[column.chunk(c) for column in table.columns] for c in range(table.column(0).num_chunks)]
+    pieces = [columns for columns in pieces if len(columns[0])]
+    for columns in pieces:
+        for j, column in enumerate(columns):
+            if column.null_count:
+                return None
+            if j == number_col:
+                if np.isnan(_double_values(column)).any():
+                    return None
+            elif not _binary_parts(column)[2].all():
+                return None  # an empty field: a space doubled, or at a line's start or end
+    return pieces
+
+
+def _binary_parts(column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pyarrow binary column as numpy views, no copies: its bytes, each value's start and length."""
+    offsets = np.frombuffer(column.buffers()[1], dtype=np.int32)[column.offset : column.offset + len(column) + 1]
+    data = np.frombuffer(column.buffers()[2], dtype=np.uint8)
+    return data, offsets[:-1], np.diff(offsets)
+
+
+def _double_values(column) -> np.ndarray:
+    """A pyarrow double column without nulls as a numpy view (its ``to_numpy`` imports pandas: 0.6 s)."""
+    return np.frombuffer(column.buffers()[1], dtype=np.float64)[column.offset : column.offset + len(column)]
+
+
+def _parse_plain(columns: list, first_line: int, values: np.ndarray, tag: str = "") -> _Parsed:
+    """What ``_parse_lines`` makes of a block, from the columns of ``_read_plain`` (qid first, docid third)."""
+    heads, names = _query_runs(*_binary_parts(columns[0]))
+    data, starts, lengths = _binary_parts(columns[2])
+    return _Parsed(
+        first_line=first_line,
+        line_no=None,
+        heads=names,
+        run_lengths=np.diff(np.append(heads, len(starts))),
+        doc_hash=_hash_ranges(data, starts, lengths),
+        doc_len=lengths,
+        doc_start=starts - starts[0],
+        blob=data[int(starts[0]) : int(starts[-1]) + int(lengths[-1])],
+        values=values,
+        tag=tag,
+    )
+
+
+_COLUMN_TYPES = {"qcode": np.int32, "hash": np.uint64, "len": np.int32, "start": np.int64, "blob": np.uint8}
+
+
 class _Collector:
-    """Parsed blocks, joined in order: qid per line (as codes in first-seen order), docid bytes and hashes."""
+    """Parsed blocks, joined in order: qid per line (as codes in first-seen order), docid bytes and hashes.
+
+    Each column is one array, filled block by block and grown by half when full. Joining the
+    blocks' arrays at the end instead wrote the whole run a second time, into fresh memory,
+    whose first touch is slow on the project's virtual machines (for ten million lines, over
+    a second of system time). ``reserve`` sizes the arrays from an estimate first; room never
+    written to is never touched, so it costs no memory.
+    """
 
     def __init__(self):
         self.qid_code: dict[bytes, int] = {}
-        self.parts: dict[str, list[np.ndarray]] = {}
+        self.columns: dict[str, np.ndarray] = {}
         self.size = 0
+        self.blob_size = 0
         self.line_blocks: list[tuple[int, int, np.ndarray | None]] = []  # (first index, first line, numbers)
         self.tag = ""
+
+    def reserve(self, parsed: _Parsed, lines: int, blob_bytes: int) -> None:
+        """Make room for ``lines`` lines and ``blob_bytes`` docid bytes, with ``parsed``'s kinds of values."""
+        for key, part in self._parts(parsed, np.zeros(0, dtype=np.int32)):
+            need = blob_bytes if key == "blob" else lines
+            held = self.columns.get(key)
+            if held is None or len(held) < need:
+                grown = np.empty(need, dtype=_COLUMN_TYPES.get(key, part.dtype))
+                if held is not None:
+                    used = self.blob_size if key == "blob" else self.size
+                    grown[:used] = held[:used]
+                self.columns[key] = grown
+
+    @staticmethod
+    def _parts(parsed: _Parsed, qcode: np.ndarray) -> tuple[tuple[str, np.ndarray], ...]:
+        return (
+            ("qcode", qcode),
+            ("hash", parsed.doc_hash),
+            ("len", parsed.doc_len),
+            ("start", parsed.doc_start),
+            ("blob", parsed.blob),
+            ("value", parsed.values),
+        )
 
     def add(self, parsed: _Parsed) -> None:
         codes = np.fromiter(
@@ -541,23 +676,28 @@ class _Collector:
             dtype=np.int32,
             count=len(parsed.heads),
         )
+        n, n_bytes = len(parsed), len(parsed.blob)
+        lines = self.size + n
+        blob_bytes = self.blob_size + n_bytes
+        if not self.columns or len(self.columns["hash"]) < lines or len(self.columns["blob"]) < blob_bytes:
+            grow = 1.5 if self.columns else 1
+            self.reserve(parsed, max(lines, int(self.size * grow)), max(blob_bytes, int(self.blob_size * grow)))
         self.line_blocks.append((self.size, parsed.first_line, parsed.line_no))
-        self.size += len(parsed)
         self.tag = parsed.tag or self.tag
-        for key, part in (
-            ("qcode", np.repeat(codes, parsed.run_lengths)),
-            ("hash", parsed.doc_hash),
-            ("len", parsed.doc_len),
-            ("blob", parsed.blob),
-            ("value", parsed.values),
-        ):
-            self.parts.setdefault(key, []).append(part)
+        for key, part in self._parts(parsed, np.repeat(codes, parsed.run_lengths)):
+            if key == "blob":
+                self.columns[key][self.blob_size : blob_bytes] = part
+            elif key == "start":
+                np.add(part, self.blob_size, out=self.columns[key][self.size : lines])
+            else:
+                self.columns[key][self.size : lines] = part
+        self.size, self.blob_size = lines, blob_bytes
 
     def take(self, key: str, dtype) -> np.ndarray:
-        parts = self.parts.pop(key, [])
-        if len(parts) == 1:
-            return parts[0].astype(dtype, copy=False)
-        return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
+        held = self.columns.pop(key, None)
+        if held is None:
+            return np.zeros(0, dtype=dtype)
+        return held[: self.blob_size if key == "blob" else self.size].astype(dtype, copy=False)
 
     def line_of(self, index: int) -> int:
         """The line number in the source of the ``index``-th line collected."""
@@ -567,36 +707,63 @@ class _Collector:
         return first_line + index - start if numbers is None else int(numbers[index - start])
 
 
-def _parse_all(chunks, parse) -> _Collector:
-    """Parse every block with ``parse(block, first_line)`` (None for a block without data) and join them in order."""
+def _parse_all(chunks, parse, total: int) -> _Collector:
+    """Parse every block with ``parse(block, first_line)`` and join them in order.
+
+    ``parse`` gives one ``_Parsed``, a list of them (the block's pieces, in order), or None
+    for a block without data. ``total`` is the source's size in bytes (0 when unknown): the
+    first block tells how many lines and docid bytes so many bytes hold.
+    """
     collector = _Collector()
     for block, first_line in chunks:
         parsed = parse(block, first_line)
-        if parsed is not None:
-            collector.add(parsed)
+        pieces = parsed if isinstance(parsed, list) else [] if parsed is None else [parsed]
+        if pieces and not collector.columns and total > len(block):
+            scale = 1.05 * total / len(block)
+            lines = int(scale * sum(len(p) for p in pieces)) + 1024
+            collector.reserve(pieces[0], lines, int(scale * sum(len(p.blob) for p in pieces)) + 8192)
+        for piece in pieces:
+            collector.add(piece)
     return collector
 
 
-def _qrels_from_chunks(label: str, chunks, duplicates: str) -> Qrels:
-    def parse(block: bytes, first_line: int) -> _Parsed | None:
+def _qrels_from_chunks(label: str, chunks, total: int, duplicates: str) -> Qrels:
+    expected = "an integer grade in the 4th field"
+
+    def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
+        pieces = _read_plain(block, 4)
+        if pieces is not None:
+            parsed = []
+            for columns in pieces:  # grades as the exact reader parses them (pyarrow takes 0x10 as 16)
+                data, starts, lengths = _binary_parts(columns[3])
+                line_no = first_line + np.arange(len(starts))
+                grades = _numbers(_matrix(data, starts, lengths), line_no, label, int, expected)
+                parsed.append(_parse_plain(columns, first_line, grades))
+                first_line += len(starts)
+            return parsed
         fields = _split(block, first_line, label, 4, True, (0, 2, 3), "4 fields: qid iter docid grade")
         if not len(fields.line_no):
             return None
         grades = _numbers(
-            _matrix(fields.buf, fields.starts[:, 2], fields.lengths[:, 2]),
-            fields.line_no,
-            label,
-            int,
-            "an integer grade in the 4th field",
+            _matrix(fields.buf, fields.starts[:, 2], fields.lengths[:, 2]), fields.line_no, label, int, expected
         )
         return _parse_lines(fields, grades, 0, 1)
 
-    lines = _group(label, _parse_all(chunks, parse), duplicates, by_score=False)
+    lines = _group(label, _parse_all(chunks, parse, total), duplicates, by_score=False)
     return Qrels(**lines["common"], grade=lines["value"])
 
 
-def _run_from_chunks(label: str, chunks, duplicates: str, name: str | None) -> Run:
-    def parse(block: bytes, first_line: int) -> _Parsed | None:
+def _run_from_chunks(label: str, chunks, total: int, duplicates: str, name: str | None) -> Run:
+    def parse(block: bytes, first_line: int) -> list[_Parsed] | _Parsed | None:
+        pieces = _read_plain(block, 6, number_col=4)
+        if pieces is not None:
+            parsed = []
+            for columns in pieces:
+                data, starts, lengths = _binary_parts(columns[5])
+                tag = data[int(starts[-1]) : int(starts[-1]) + int(lengths[-1])].tobytes().decode("utf-8", "replace")
+                parsed.append(_parse_plain(columns, first_line, _double_values(columns[4]), tag=tag))
+                first_line += len(columns[0])
+            return parsed
         fields = _split(block, first_line, label, 6, False, (0, 2, 4, 5), "6 fields: qid Q0 docid rank score tag")
         if not len(fields.line_no):
             return None
@@ -610,7 +777,7 @@ def _run_from_chunks(label: str, chunks, duplicates: str, name: str | None) -> R
         s, n = int(fields.starts[-1, 3]), int(fields.lengths[-1, 3])
         return _parse_lines(fields, scores, 0, 1, tag=bytes(fields.buf[s : s + n]).decode("utf-8", "replace"))
 
-    collector = _parse_all(chunks, parse)
+    collector = _parse_all(chunks, parse, total)
     tag = collector.tag  # trec_eval keeps the last line's
     lines = _group(label, collector, duplicates, by_score=True)
     return Run(**lines["common"], score=lines["value"], name=name or tag or label)
@@ -700,8 +867,7 @@ def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -
     qcode = collector.take("qcode", np.int32)
     doc_hash = collector.take("hash", np.uint64)
     doc_len = collector.take("len", np.int32)
-    doc_start = np.zeros(len(doc_len), dtype=np.int64)
-    np.cumsum(doc_len[:-1], out=doc_start[1:])
+    doc_start = collector.take("start", np.int64)
     blob = collector.take("blob", np.uint8)
     value = collector.take("value", np.float64 if by_score else np.int64)
     n_read = len(qcode)
@@ -808,10 +974,14 @@ def _break_ties(qrank, score, doc_start, doc_len, blob) -> tuple[np.ndarray, np.
     group = np.cumsum(starts_group)
     lengths = doc_len[members]
     width = int(lengths.max())
-    matrix = np.zeros((len(members), max(width, 1)), dtype=np.uint8)
+    matrix = np.zeros((len(members), max(width, 8)), dtype=np.uint8)
     for j in range(width):
         inside = lengths > j
         matrix[inside, j] = blob[doc_start[members[inside]] + j]
-    _, rank = np.unique(_strings(matrix), return_inverse=True)
-    within = np.lexsort((-rank.ravel(), group))  # groups stay in place, members by docid descending
+    if width <= 8:  # each docid, zero-padded, as a big-endian number: ordered as its bytes are
+        descending = ~matrix.view(">u8").ravel()
+    else:
+        _, rank = np.unique(_strings(matrix), return_inverse=True)
+        descending = -rank.ravel()
+    within = np.lexsort((descending, group))  # groups stay in place, members by docid descending
     return members, members[within]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explainer import metrics
-from explainer.evaluation.formats import Qrels, Run, _mix, read_qrels, read_run
+from explainer.evaluation.formats import Qrels, Run, _mix, _small_pages, read_qrels, read_run
 
 KEYS = ("precision", "recall", "rr", "ap", "ndcg", "judged", "hit_rate")
 """The measures an evaluation can compute (the first five are ``explainer.measures``' keys)."""
@@ -407,28 +407,66 @@ def _bytes_equal(blob_a, start_a, len_a, blob_b, start_b, len_b) -> np.ndarray:
     return same
 
 
-def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray) -> np.ndarray:
-    """The qrels grade of each run line in ``lines`` (``qrels_index`` its query in the qrels); -1 when unjudged."""
-    import pandas as pd
-
+def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray | None) -> np.ndarray:
+    """The qrels grade of each run line in ``lines`` (None: every line), ``qrels_index`` its query
+    in the qrels; -1 when unjudged."""
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
-    table = pd.Index(_mix(qrels_owner, qrels.doc_hash))
-    every_line = len(lines) == len(run)  # then lines is 0, 1, 2...: no copies
-    keys = _mix(qrels_index, run.doc_hash if every_line else run.doc_hash[lines])
-    if table.is_unique:
-        found = table.get_indexer(keys)
+    table = _KeyTable(_mix(qrels_owner, qrels.doc_hash))
+    n = len(run) if lines is None else len(lines)
+    if table.unique:
+        hits, rows = [], []
+        for start in range(0, n, _LOOKUP_SLICE):  # a slice at a time: no temporary is as long as the run
+            stop = min(start + _LOOKUP_SLICE, n)
+            hashes = run.doc_hash[start:stop] if lines is None else run.doc_hash[lines[start:stop]]
+            found = table.find(_mix(qrels_index[start:stop], hashes))
+            hit = np.flatnonzero(found >= 0)
+            hits.append(hit + start)
+            rows.append(found[hit])
+        hit, j = np.concatenate(hits), np.concatenate(rows)
     else:  # two judged docids share a 64-bit hash: look each line up by its bytes instead
-        found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, lines)
-    del keys
-    hit = np.flatnonzero(found >= 0)
-    j = found[hit]
-    del found
-    at = hit if every_line else lines[hit]
+        every = np.arange(n, dtype=np.int64) if lines is None else lines
+        found = _lookup_slowly(qrels, qrels_owner, qrels_index, run, every)
+        hit = np.flatnonzero(found >= 0)
+        j = found[hit]
+    at = hit if lines is None else lines[hit]
     same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
-    grade = np.full(len(lines), -1, dtype=np.int64)
+    grade = np.full(n, -1, dtype=np.int64)
     grade[hit[same]] = qrels.grade[j[same]]
     grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
     return grade
+
+
+_LOOKUP_SLICE = 1 << 20
+
+
+class _KeyTable:
+    """Where each of many keys sits in a small table of unique keys: ``find(keys)``, -1 where absent.
+
+    Most keys (ten million run lines) are not among the few judged ones: a bitmap of the keys'
+    low bits, eight times larger than the table, turns most away with one lookup each, and only
+    the rest are searched for in the sorted table. (This was a pandas index; importing pandas
+    alone took longer than the whole lookup now does.) ``unique`` is False when the table
+    repeats a key: then it cannot answer.
+    """
+
+    def __init__(self, table: np.ndarray):
+        self.order = np.argsort(table)
+        self.ordered = table[self.order]
+        self.unique = not (self.ordered[1:] == self.ordered[:-1]).any()
+        bits = max(int(8 * len(table)).bit_length(), 10)
+        self.mask = np.uint64((1 << bits) - 1)
+        self.present = np.zeros(1 << bits, dtype=bool)
+        self.present[table & self.mask] = True
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        found = np.full(len(keys), -1, dtype=np.int64)
+        maybe = np.flatnonzero(self.present[keys & self.mask])
+        if len(maybe) and len(self.ordered):
+            candidates = keys[maybe]
+            at = np.minimum(np.searchsorted(self.ordered, candidates), len(self.ordered) - 1)
+            match = self.ordered[at] == candidates
+            found[maybe[match]] = self.order[at[match]]
+        return found
 
 
 def _lookup_slowly(qrels: Qrels, qrels_owner, qrels_index, run: Run, lines) -> np.ndarray:
@@ -479,12 +517,13 @@ def evaluate(
     offsets = np.zeros(len(run_queries) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     if len(run_queries) == run.n_queries:
-        lines = np.arange(len(run), dtype=np.int64)
+        lines = None
     else:
         starts = run.offsets[run_queries]
         lines = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
     qq = in_qrels[run_queries]
-    grades = _lookup_grades(qrels, np.repeat(qq, lengths).astype(np.int32), run, lines)
+    with _small_pages():
+        grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
 
     qrels_grade = qrels.grade
     qrels_owner = np.repeat(np.arange(qrels.n_queries), np.diff(qrels.offsets))
