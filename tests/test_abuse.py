@@ -539,6 +539,7 @@ def test_the_largest_state_a_figure_can_hold_fits_the_message_limit_many_times_o
     assert max(sizes.values()) * 10 < serving.MAX_MESSAGE_BYTES
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_the_pages_send_only_their_documents_request_document_ready_and_states(page, served):
     """What the server accepts is what the pages send: recorded while clicking every figure on every page."""
@@ -800,6 +801,7 @@ def view_model(doc: dict[str, Any], uploads: bool | None = None) -> str:
     )
 
 
+@pytest.mark.slow
 def test_upload_pieces_are_taken_only_from_the_workbench_and_only_there_as_long_as_a_piece(loop, served):
     """The workbench's page sends files a MiB a message; no other page sends pieces or messages that long."""
     seen: dict[str, Any] = {}

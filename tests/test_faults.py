@@ -38,6 +38,7 @@ def expect_consistent(page) -> list[dict]:
     return shown
 
 
+@pytest.mark.slow
 def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser):
     running = Server()
     context = browser.new_context()
@@ -142,6 +143,7 @@ class FreezableProxy:
         self.thread.join(10)
 
 
+@pytest.mark.slow
 def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch):
     """A closed page closes its websocket (so does a crashed tab: Chromium's network service outlives the
     renderer); a vanished one (laptop shut, Wi-Fi gone) goes silent, and only the server's pings notice."""

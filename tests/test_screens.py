@@ -191,7 +191,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, ser
     context.close()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_no_serious_or_critical_accessibility_violation_on_the_workbench(browser, server, scheme):
     """The workbench with a query open: its tables, charts, both lists and the two figures on them."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})

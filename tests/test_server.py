@@ -239,6 +239,7 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
 # -- requests ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
     """serving.find_header_end is Tornado's search for the blank line after the headers, made resumable."""
     from hypothesis import given, settings

@@ -220,6 +220,7 @@ def test_no_directory_listing_and_no_file_from_outside_the_served_assets(probe_s
     assert "Traceback" not in probe_server.log()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", ["/static/js/bokeh.min.js%00.txt", "/binary/static/js/%00", "/static/extensions/panel/panel.min.js%00"]
 )

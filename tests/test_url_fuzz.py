@@ -70,7 +70,8 @@ def parser_page(browser, url: str, name: str, mode: str):
 
 
 # The exported pages parse links with the same kit.js: their fuzzing runs in the slow step.
-@pytest.mark.parametrize("mode", ["served", pytest.param("exported", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["served", "exported"])
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported_site, name, mode):
     url = f"{server.url}/{name}" if mode == "served" else (exported_site / f"{name}.html").as_uri()
