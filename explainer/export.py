@@ -17,6 +17,7 @@ modules. Python only follows the clicks, served or in a notebook (``figure.state
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from string import Template
 from urllib.parse import quote
@@ -25,7 +26,9 @@ from markdown_it import MarkdownIt
 
 from explainer import runtime
 from explainer.figures import BY_NAME, FIGURES
-from explainer.pages import PAGE_CSS, TITLE, story_parts
+from explainer.figures.base import module_source
+from explainer.pages import PAGE_CSS, TITLE, WORKBENCH_SECTION, story_parts
+from explainer.serving import DISCONNECT_NOTICE
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = Template((HERE / "light.html").read_text(encoding="utf-8"))
@@ -50,19 +53,39 @@ def tag(name: str, **attributes: str | bool) -> str:
     return f"<relevance-figure {' '.join(parts)}></relevance-figure>"
 
 
-def light_page(title: str, body: str, script: str | None) -> str:
-    """A page with ``body`` inside <main> and explainer.js: ``script`` inline (``runtime.script``'s text), or with None, from its file."""
+def light_page(title: str, body: str, script: str | None, connection: str = "") -> str:
+    """A page with ``body`` inside <main> and explainer.js: ``script`` inline (``runtime.script``'s text), or with None, from its file.
+
+    ``connection`` is a served page's link to its Python session (``connection_script``), after explainer.js.
+    """
     script = '<script src="explainer.js"></script>' if script is None else f"<script>\n{script}</script>"
+    if connection:
+        script += f"\n<script>\n{connection}</script>"
     return TEMPLATE.substitute(title=html.escape(title), favicon=FAVICON, css=PAGE_CSS, body=body, script=script)
 
 
-def figure_page(name: str) -> str:
-    """A figure alone with its title as heading and its caption: its state follows the page URL, and it offers presenter view."""
-    return light_page(BY_NAME[name].title, tag(name, standalone=True), runtime.script([name]))
+def figure_page(name: str, class_address: str = "", connection: str = "") -> str:
+    """A figure alone with its title as heading and its caption: its state follows the page URL, and it offers presenter view.
+
+    Served with ``class_address`` (README "Serving for a class"), presenter view offers it as a QR code.
+    """
+    page = BY_NAME[name]
+    if class_address:
+        from explainer.classroom import qr_rows
+
+        view = page.figure().view
+        view.param.update(class_address=class_address, class_address_qr=list(qr_rows(class_address)))
+        script = runtime.script_of(runtime.bundle_of({name: (page.title, page.caption, view)}))
+    else:
+        script = runtime.script([name])
+    return light_page(page.title, tag(name, standalone=True), script, connection)
 
 
-def story_page() -> str:
-    """The story: its text (Markdown, as served) with every figure in its place and links to its own page."""
+def story_page(served: bool = False, connection: str = "") -> str:
+    """The story: its text (Markdown, as served) with every figure in its place and links to its own page.
+
+    Served, its figures link to their served pages, and it ends with the workbench, which needs the server.
+    """
     body = []
     names = []
     for kind, value in story_parts():
@@ -70,8 +93,35 @@ def story_page() -> str:
             body.append(f'<div class="markdown">\n{MARKDOWN.render(value)}</div>')
         else:
             names.append(value)
-            body.append(tag(value, caption="", on_page=True, page_link=f"{value}.html"))
-    return light_page(TITLE, "\n".join(body), runtime.script(names))
+            body.append(tag(value, caption="", on_page=True, page_link=value if served else f"{value}.html"))
+    if served:
+        body.append(f'<div class="markdown">\n{MARKDOWN.render(WORKBENCH_SECTION)}</div>')
+    return light_page(TITLE, "\n".join(body), runtime.script(names), connection)
+
+
+# What a served page adds after explainer.js: connection.js, called with the session's token (put
+# in per request, in place of SESSION_TOKEN) and the notices it shows when the server is gone.
+SESSION_TOKEN = "@@session-token@@"
+CONNECTION_JS = HERE / "figures" / "connection.js"
+UNREACHABLE_NOTICE = "Could not connect to the server, so Python does not follow this page. The figures still work; reload it to try again."
+
+
+def connection_script() -> str:
+    """connection.js called with its notices and ``SESSION_TOKEN``, for a served page."""
+    config = json.dumps(
+        {"token": SESSION_TOKEN, "lost": DISCONNECT_NOTICE, "unreachable": UNREACHABLE_NOTICE}, separators=(",", ":")
+    )
+    return f"{module_source(CONNECTION_JS).rstrip().removesuffix(';')}({config});\n"
+
+
+def served_page(route: str, class_address: str = "") -> str | None:
+    """A served light page for ``route`` ("/" or "/<figure>") with ``SESSION_TOKEN`` to fill in, or None for any other route."""
+    if route == "/":
+        return story_page(served=True, connection=connection_script())
+    name = route.removeprefix("/")
+    if name in BY_NAME:
+        return figure_page(name, class_address, connection_script())
+    return None
 
 
 def embed_page() -> str:

@@ -64,6 +64,14 @@ new MutationObserver(() => {
 {% block contents %}<main>{{ super() }}</main>{% endblock %}
 """
 
+# The story's last section, served only: an exported story has no server, and the workbench's
+# saved file is written with its data by ``relevance-explainer evaluate ... --html FILE``.
+WORKBENCH_SECTION = (
+    f"## {EVALUATE_TITLE}\n\nEvery number here was computed on lists made up to teach. "
+    "[The workbench](evaluate) computes them on a golden set of 100 judged queries and two runs, or on "
+    "your own qrels and runs: from the gate's verdict to the query that moved and the terms that moved it."
+)
+
 # Where a figure stands in the story: <!-- figure:binary -->.
 FIGURE_MARKER = re.compile(r"<!-- figure:([\w-]+) -->")
 
@@ -84,6 +92,11 @@ _CLASS_ADDRESS = {"address": ""}
 def set_class_address(address: str) -> None:
     """Have figure pages made from now on offer ``address`` as a QR code in presenter view ("" for none)."""
     _CLASS_ADDRESS["address"] = address
+
+
+def class_address() -> str:
+    """The address set by ``set_class_address`` ("" for none)."""
+    return _CLASS_ADDRESS["address"]
 
 
 def figure_page(name: str):
@@ -133,15 +146,7 @@ def story_page():
         figure = BY_NAME[value].figure()
         figure.view.param.update(on_page=True, page_link=value)
         parts.append(figure)
-    # Served only: an exported story has no server, and the workbench's saved file is written
-    # with its data by ``relevance-explainer evaluate ... --html FILE``.
-    parts.append(
-        _markdown(
-            f"## {EVALUATE_TITLE}\n\nEvery number here was computed on lists made up to teach. "
-            "[The workbench](evaluate) computes them on a golden set of 100 judged queries and two runs, or on "
-            "your own qrels and runs: from the gate's verdict to the query that moved and the terms that moved it."
-        )
-    )
+    parts.append(_markdown(WORKBENCH_SECTION))
     return _page(*parts)
 
 

@@ -52,13 +52,13 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
         figure_page.locator('.rl-row[data-rank="2"] button').click()
         figure_page.wait_for_url(re.compile(r"relevant=1,2,4&"))
         expect_consistent(figure_page)
-        assert figure_page.locator(".notyf__toast").count() == 0
+        assert figure_page.locator(".connection-notice").count() == 0
 
         running.stop()
         for page in (figure_page, story_page):
-            expect(page.locator(".notyf__message").first).to_have_text(serving.DISCONNECT_NOTICE, timeout=10_000)
+            expect(page.locator(".connection-notice p").first).to_have_text(serving.DISCONNECT_NOTICE, timeout=10_000)
         # The notice is in the page's type, readable, and its close button has a name.
-        notice = figure_page.locator(".notyf__toast")
+        notice = figure_page.locator(".connection-notice")
         expect(notice).to_have_css("font-family", re.compile(r"^system-ui"))
         expect(figure_page.get_by_role("button", name="Close this notice")).to_be_visible()
         figure_page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
@@ -77,7 +77,7 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
         figure_page.reload()  # as the notice says: the link keeps the state
         expect(figure_page.locator(".metric-formula").first).to_be_visible()
         wait_until(lambda: read_figures(figure_page) == before, message="the reloaded page to show the same state")
-        assert figure_page.locator(".notyf__toast").count() == 0
+        assert figure_page.locator(".connection-notice").count() == 0
         figure_page.locator('.rl-row[data-rank="1"] button').click()
         figure_page.wait_for_url(re.compile(r"relevant=3,4,7&"))
         expect_consistent(figure_page)

@@ -192,3 +192,24 @@ def test_numpy_has_the_switch_for_huge_pages_the_reader_turns_off():
     previous = switch(False)
     assert isinstance(previous, bool), relied_on("evaluation/formats.py _small_pages")
     assert switch(previous) is False, relied_on("evaluation/formats.py _small_pages")
+
+
+def test_bokehs_application_has_what_a_served_light_pages_token_is_made_of():
+    """serving's page handler makes a light page's token as Bokeh's page handler makes one."""
+    from bokeh.application import Application
+    from bokeh.server.tornado import BokehTornado
+
+    where = relied_on("serving.py ExplainerDocHandler._send_light_page")
+    source = inspect.getsource(BokehTornado)
+    for name in ("secret_key", "sign_sessions", "session_token_expiration", "generate_session_ids"):
+        assert f"def {name}(" in source, where
+    assert callable(getattr(Application, "process_request", None)), where
+
+
+def test_panel_holds_a_sessions_changes_until_the_page_says_its_document_is_ready():
+    """connection.js sends "document ready", as Panel's page does: Panel's state._connected waits for it."""
+    from panel.io.state import state
+
+    where = relied_on("figures/connection.js linkFigures")
+    assert "_connected" in inspect.getsource(type(state)._on_load), where
+    assert "_schedule_on_load" in inspect.getsource(__import__("panel.io.application", fromlist=["x"])), where

@@ -43,19 +43,20 @@
 
   /**
    * A model as Panel gives a figure module: the view's properties (from Python, at build time),
-   * on(name or names, callback) for changes that come from elsewhere, and writes. Here nothing
-   * else changes a property (in Panel, such changes come from Python), so no callback is ever
-   * due, and a click's write costs no more than storing a value. Reading a property the view
-   * does not have throws, naming it: a module that works in Panel only by luck of an undefined
-   * must fail here, loudly, not draw half a figure.
+   * on(name or names, callback) for changes that come from elsewhere, and writes. On a documentation
+   * page nothing else changes a property; on a served page Python can (`receive`, from
+   * connection.js), as it does in Panel. A click's write costs no more than storing a value.
+   * Reading a property the view does not have throws, naming it: a module that works in Panel
+   * only by luck of an undefined must fail here, loudly, not draw half a figure.
    */
-  function createModel(name, values, onWrite) {
+  function createModel(name, values, onWrite, listeners) {
     const target = {
-      on(keys) {
+      on(keys, callback) {
         for (const key of [keys].flat()) {
           // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,
           // and a tag that never sent one would leave a figure waiting in silence.
           if (!Object.hasOwn(values, key)) throw new Error(`<relevance-figure name="${name}">: the figure listens for model "${key}", which the tag does not send`);
+          listeners.push([key, callback]);
         }
       },
     };
@@ -102,6 +103,17 @@
     #shell = null;
     #kit = null;
     #query = null; // the figure's state as a query: (state) => text
+    #receive = null;
+
+    /** The figure's current state (null until it is drawn). */
+    get figureState() {
+      return this.#shell ? this.#shell.state() : null;
+    }
+
+    /** Show a state that comes from elsewhere, as a change from Python is shown in Panel (no statechange event). */
+    receive(state) {
+      this.#receive?.(state);
+    }
 
     connectedCallback() {
       if (!this.shadowRoot) this.attachShadow({ mode: "open" });
@@ -137,11 +149,17 @@
       values.on_page = this.hasAttribute("on-page");
       values.predict = this.hasAttribute("predict");
       values.page_link = this.getAttribute("page-link") ?? "";
+      const listeners = [];
       const model = createModel(name, values, (key, value) => {
         if (key !== "state") return;
         const query = () => this.#query(value); // made only if a listener asks: a click need not pay for it
         this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, get query() { return query(); } } }));
-      });
+      }, listeners);
+      // A state from elsewhere (Python, on a served page): shown as Panel shows one, with no statechange.
+      this.#receive = (state) => {
+        values.state = state;
+        for (const [key, callback] of listeners) if (key === "state") callback();
+      };
       // Drawn once, in the state the tag asks for: drawing the article's example first and then
       // updating every part to the asked state doubled each figure's start-up work. #ask below
       // reads the attribute again for its notices and Reset; it finds the state already drawn.

@@ -29,8 +29,8 @@ What is measured, and how (every time in milliseconds):
   (the page's own, the median gap of 30 frames, plus a quarter for timer jitter): a click
   whose work, or whose send to Python, held the page past a frame shows as a later frame.
   Reported as the share of clicks, for the reference, the served and the light pages.
-- **Browser to Python round trip**, served, on ``/binary``. A click makes BokehJS send a
-  PATCH-DOC; Bokeh's server applies it to its document and replies OK with the PATCH's
+- **Browser to Python round trip**, served, on ``/binary``. A click makes the page's
+  connection.js send a PATCH-DOC (as BokehJS does on a Panel page); Bokeh's server applies it to its document and replies OK with the PATCH's
   msgid as ``reqid`` (``bokeh/server/session.py``: ``_handle_patch`` returns
   ``connection.ok(message)``). But that OK does not mean Python has the value: Panel
   only schedules the parameter update (``Syncable._server_change`` adds a timeout
@@ -59,8 +59,10 @@ What is measured, and how (every time in milliseconds):
   visit. The reference page, the light files, a documentation page with all seven figures
   as tags (the export's ``embed.html``, which includes ``explainer.js`` from its file) and
   the served pages take turns, one load each per round, so that the ratios to the reference
-  compare loads made at the same moments of a shared machine. Served pages are also loaded
-  as repeat visits (one context, HTTP and code caches warm), for information.
+  compare loads made at the same moments of a shared machine. Served pages are light pages,
+  interactive before their Python session is made (the session is made when the page's
+  websocket opens); they are also loaded as repeat visits (one context, HTTP and code caches
+  warm), for information.
 - **Exported file sizes**: ``relevance-explainer export DIR``, every file it writes, and
   explainer.js gzipped, as a web server would send it.
 - **Server memory**: RSS of a fresh server process (psutil), idle, with 1, 20 and 100

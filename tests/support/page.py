@@ -36,9 +36,7 @@ READER_TEXT_JS = script("reader_text.js")
 BAD_WORDS = re.compile(r"NaN|undefined|Infinity|null")
 
 # A Markdown pane's text lives in a div of its shadow root; the host itself has no text.
-MARKDOWN_TEXT = (
-    "els => els.map(e => [...e.shadowRoot.children].filter(c => c.tagName === 'DIV').map(c => c.innerText).join(' '))"
-)
+MARKDOWN_TEXT = "els => els.map(e => e.innerText)"
 
 f = metrics.format_number
 

@@ -1,10 +1,8 @@
-// The load test's driver, run in each host page. A session is a real Bokeh server session of a
-// figure page, made by fetching the page (so the server builds it, as for any visitor) and
-// embedding it with Bokeh's own embed_items, the call the page's inline script makes. The host
-// page already has BokehJS, Panel and the import map loaded, so a session costs a document and a
-// websocket rather than a full page load: that is what lets 100 of them run on two cores.
-// `deep` and `read` are deep.js and read_figure.js.
-/* global Bokeh */
+// The load test's driver, run in each host page. A session is a real server session of a figure
+// page, made as any visitor's is: the page is loaded (in a frame of the host page: the light page
+// and its connection.js, which opens the session's websocket). A light page loads no Bokeh or
+// Panel, so a session costs a frame's page, a document in the server and a websocket: that is
+// what lets 100 of them run on two cores. `deep` and `read` are deep.js and read_figure.js.
 (deep, read) => {
   const KEYS = ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
   const seeded = (seed) => () => {
@@ -37,26 +35,18 @@
   }
   window.__load = {
     sessions: [],
-    // Fetch a page (the server makes its session) and embed that session here.
+    // Load a page in a frame here: its connection.js has the server make its session.
     async open(path) {
-      const html = await (await fetch(path)).text();
-      const doc = new DOMParser().parseFromString(html, 'text/html');
-      const box = document.createElement('div');
-      box.className = 'load-session';
-      box.id = `load-session-${this.sessions.length}`;
-      const ids = {};
-      for (const div of doc.querySelectorAll('div[data-root-id]')) {
-        const el = document.createElement('div');
-        el.id = ids[div.id] = `${box.id}-${div.id}`;
-        el.style.display = 'contents';
-        box.append(el);
-      }
-      document.body.append(box);
-      const script = [...doc.querySelectorAll('script')].map((s) => s.textContent).find((t) => t.includes('render_items'));
-      const items = JSON.parse(script.match(/const render_items = (\[.*?\]);/s)[1]);
-      for (const item of items) item.roots = Object.fromEntries(Object.entries(item.roots).map(([root, el]) => [root, ids[el]]));
-      this.sessions.push({ box, token: items[0].token, path, done: 0 });
-      await Bokeh.embed.embed_items('{}', items, path);
+      const frame = document.createElement('iframe');
+      frame.className = 'load-session';
+      frame.style.cssText = 'width: 900px; height: 600px; border: 0';
+      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      frame.src = path;
+      document.body.append(frame);
+      await loaded;
+      const box = frame.contentDocument;
+      const token = box.documentElement.outerHTML.match(/"token":"([^"]+)"/)[1];
+      this.sessions.push({ box, token, path, done: 0 });
     },
     ready() {
       return this.sessions.every(({ box }) => deep('.fig-binary, .fig-ndcg', box).length > 0);
