@@ -1,9 +1,11 @@
-"""The pages the explainer serves and exports: the story page and one page per figure.
+"""The pages the explainer serves: the story page, one page per figure, and the workbench.
 
 Every figure page comes from the registry (``explainer.figures.FIGURES``). Each builder
-returns a fresh Panel object, so every served session gets its own figures. The story's
-text (``story_parts``) is shared with the exported pages (``explainer.export``), which
-show the same story with ``<relevance-figure>`` tags.
+returns a fresh Panel object, so every served session gets its own figures: the workbench's
+is its page; the story's and the figures' are the Python side of their sessions, while the
+browser gets the light page (``explainer.export.served_page``) whose connection.js links to
+it. The story's text (``story_parts``) is shared with the light pages, which show the same
+story with ``<relevance-figure>`` tags.
 """
 
 from __future__ import annotations
