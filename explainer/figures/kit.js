@@ -1113,8 +1113,10 @@ export function createPlayer({ what = "the animation", label = "", advance, step
   let timer = null;
 
   // Every reader's change ends a run (stop, end): when none is running they write nothing, so a
-  // click pays no style work for a button and a line that stay as they are.
+  // click pays no style work for a button and a line that stay as they are (with no run, Play
+  // already says Play).
   function stop() {
+    if (timer === null) return;
     clearInterval(timer);
     timer = null;
     setText(play, "▶ Play");
