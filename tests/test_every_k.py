@@ -87,6 +87,52 @@ def test_the_binary_chart_draws_p_and_r_at_every_k_as_the_metrics_core_computes_
     wait_chart(page, 0, binary_expected(flipped)["precision"])
 
 
+# A click writes the numbers at once and draws the rest in an animation-frame callback (kit's
+# beforePaint); a callback asked for after the click runs after it, in the same frame, before the
+# frame paints: what it reads is what that frame shows.
+CLICK_THEN_NEXT_FRAME = """([row, watch, marks]) => new Promise((resolve) => {
+  const deep = (root, sel) => [...root.querySelectorAll(sel),
+    ...[...root.querySelectorAll("*")].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot, sel))];
+  const button = deep(document, `.rl-row[data-rank="${row}"] button.rl-activate`)[0];
+  button.click();
+  const numbers = deep(document, watch)[0].textContent;
+  requestAnimationFrame(() => resolve({
+    numbers,
+    marks: marks.map((sel) => deep(document, sel).map((e) => Number(e.dataset.value))),
+    titles: deep(document, ".rl-row .rl-title").map((e) => e.textContent),
+  }));
+})"""
+
+
+def test_a_click_draws_the_chart_in_the_frame_that_paints_its_numbers(page, server):
+    page.goto(f"{server.url}/binary?relevant=1,4,5,9&missed=2&k=3")
+    state = BinaryState(relevant=[r in (1, 4, 5, 9) for r in range(1, 13)], missed=2, k=3)
+    wait_chart(page, 0, binary_expected(state)["precision"])
+    got = page.evaluate(
+        CLICK_THEN_NEXT_FRAME,
+        [2, ".metric[data-metric=ap] .metric-formula", ["g.kchart-s0 circle", "g.kchart-s1 circle"]],
+    )
+    flipped = BinaryState(relevant=[r in (1, 2, 4, 5, 9) for r in range(1, 13)], missed=1, k=3)
+    assert got["numbers"].endswith(f"= {fmt(metrics.average_precision(flipped.grades, flipped.n_relevant))}")
+    expected = binary_expected(flipped)
+    assert got["marks"] == [pytest.approx(expected["precision"]), pytest.approx(expected["recall"])]
+
+
+def test_a_promote_draws_the_rows_and_the_chart_in_the_frame_that_paints_its_numbers(page, server):
+    page.goto(f"{server.url}/ndcg?grades=0,2,3,1,0,3,2,1&k=4")
+    state = NdcgState(grades=[0, 2, 3, 1, 0, 3, 2, 1], k=4)
+    wait_chart(page, 1, ndcg_expected(state)["ndcg"])
+    titles = page.evaluate(CLICK_THEN_NEXT_FRAME.replace("button.click();", ""), [1, ".metric-formula", []])["titles"]
+    got = page.evaluate(
+        CLICK_THEN_NEXT_FRAME, [3, ".metric-ndcgText .metric-formula", ["g.kchart-s1 circle", "g.kchart-s0 rect"]]
+    )
+    promoted = NdcgState(grades=[0, 2, 3, 1, 0, 3, 2, 1], order=[0, 2, 1, 3, 4, 5, 6, 7], k=4)
+    assert got["numbers"].endswith(fmt(metrics.ndcg_at_k(promoted.ranked_grades, 4, promoted.gain)))
+    assert got["titles"] == [titles[0], titles[2], titles[1], *titles[3:]]
+    expected = ndcg_expected(promoted)
+    assert got["marks"] == [pytest.approx(expected["ndcg"]), pytest.approx(expected["dcg"])]
+
+
 def test_clicking_dragging_and_keys_on_the_binary_chart_move_k_in_the_list_and_the_url(page, server):
     page.goto(f"{server.url}/binary")
     handle = page.locator(".rl-cutoff-handle")

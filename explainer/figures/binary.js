@@ -62,7 +62,8 @@ export function readout({ relevant, k, missed }) {
   const grades = relevant.map((r) => (r ? 1 : 0));
   const inList = relevantRanks(grades);
   const nRelevant = inList.length + missed;
-  const hitsAtK = relevantRanks(grades, k).length;
+  const atK = relevantRanks(grades, k);
+  const hitsAtK = atK.length;
   const values = {
     precision: precisionAtK(grades, k),
     recall: recallAtK(grades, k, nRelevant),
@@ -70,13 +71,10 @@ export function readout({ relevant, k, missed }) {
     ap: averagePrecision(grades, nRelevant),
   };
   const terms = averagePrecisionTerms(grades).map(([hits, rank]) => `${hits}/${rank}`);
-  const byK = {
-    precision: grades.map((_, i) => precisionAtK(grades, i + 1)),
-    recall: grades.map((_, i) => recallAtK(grades, i + 1, nRelevant)),
-  };
   const nothing = "(R = 0: nothing to find)";
   return {
     grades,
+    missed,
     nRelevant,
     values,
     formulas: {
@@ -88,32 +86,45 @@ export function readout({ relevant, k, missed }) {
         : `AP = ${terms.length ? `(${terms.join(" + ")})` : "0"} / ${nRelevant} = ${f(values.ap)}`,
     },
     notes: {
-      precision: `${relevantRanks(grades, k).length} relevant in the top ${k}`,
+      precision: `${hitsAtK} relevant in the top ${k}`,
       recall: `R = ${inList.length} in the list + ${missed} missed = ${nRelevant}`,
       rr: inList.length ? `First relevant result at rank ${inList[0]}` : "No relevant result in the list",
       ap: `Precision at each relevant rank, summed, divided by R = ${nRelevant}`,
     },
     labels: { precision: `P@${k}`, recall: `R@${k}`, rr: "RR", ap: "AP" },
-    // Every k at once, for the chart: P@k and R@k at k = 1..n, and AP's terms, the precision at
-    // each relevant rank (a dot on the P@k line), with a 0 for each relevant document missed.
-    byK,
+    // AP's terms, the precision at each relevant rank, computed once: for the step-through, the
+    // chart's dots (on the P@k line) and the precision-recall view's mean.
     apTerms: inList.map((rank) => [rank, precisionAtK(grades, rank)]),
-    apLegend: apLegend(inList.length, missed, nRelevant, f(values.ap)),
-    // The same numbers as precision-recall points, with AP as the mean of the relevant ranks' precision.
+    announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
+    // The ranks each card uses, highlighted while the card is under the pointer or focus.
+    uses: {
+      precision: atK,
+      recall: atK,
+      rr: inList.slice(0, 1),
+      ap: inList,
+    },
+  };
+}
+
+/**
+ * Every k at once, for the charts (drawn in the frame after the numbers), from a readout: P@k and
+ * R@k at k = 1..n, AP's terms as dots on the P@k line with a 0 for each relevant document missed,
+ * and the same numbers as precision-recall points, with AP as the mean of the relevant ranks' precision.
+ */
+export function everyK({ grades, missed, nRelevant, values, apTerms }) {
+  const byK = {
+    precision: grades.map((_, i) => precisionAtK(grades, i + 1)),
+    recall: grades.map((_, i) => recallAtK(grades, i + 1, nRelevant)),
+  };
+  return {
+    byK,
+    apLegend: apLegend(apTerms.length, missed, nRelevant, f(values.ap)),
     pr: {
       points: grades.map((g, i) => ({ k: i + 1, recall: byK.recall[i], precision: byK.precision[i], relevant: g === 1 })),
       missed,
       nRelevant,
       ap: values.ap,
-      legend: apMean(inList.map((rank) => precisionAtK(grades, rank)), missed, nRelevant, values.ap),
-    },
-    announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
-    // The ranks each card uses, highlighted while the card is under the pointer or focus.
-    uses: {
-      precision: relevantRanks(grades, k),
-      recall: relevantRanks(grades, k),
-      rr: inList.slice(0, 1),
-      ap: inList,
+      legend: apMean(apTerms.map(([, precision]) => precision), missed, nRelevant, values.ap),
     },
   };
 }
@@ -235,7 +246,7 @@ function build(shell) {
     onK: (k) => commit({ ...shell.state(), k }),
   });
   const prChart = createPrChart({ label: "Precision against recall at each k, with AP as a line" });
-  const charts = createChartViews(chart.el, prChart.el);
+  const charts = createChartViews(chart.el, prChart);
   const tour = createApTour(shell, () => current, (next) => shell.commit(next));
   shell.controls(tour.el);
   left.insertBefore(tour.status, list.el);
@@ -254,25 +265,33 @@ function build(shell) {
 
   function update(state) {
     current = readout(state);
+    // The numbers, in the change itself; the k the list's marker steps from, likewise.
     list.update(state.k);
-    if (active) list.highlight(current.uses[active]);
-    state.relevant.forEach((isRelevant, i) => {
-      if (drawn[i] === isRelevant) return; // a click flips one row: the other eleven stay as drawn
-      drawn[i] = isRelevant;
-      const button = list.buttons[i];
-      list.rows[i].classList.toggle("is-relevant", isRelevant);
-      button.setAttribute("aria-pressed", String(isRelevant));
-      drawMark(marks[i], isRelevant ? "✓" : "✗", isRelevant ? "relevant" : "not relevant");
-    });
-    missed.update(state.missed);
+    chart.follow(state.k);
     for (const [key, { formula, note }] of Object.entries(cards)) {
       setText(formula, current.formulas[key]);
       setText(note, current.notes[key]);
     }
     notice.hidden = current.nRelevant > 0;
     setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
-    chart.update({ k: state.k, values: current.byK, dots: current.apTerms, legend: current.apLegend });
-    prChart.update({ k: state.k, ...current.pr });
+    // The rows' marks, the missed rows and the charts of every k: drawn in the next animation
+    // frame, before it paints the numbers (the last state's once, when several come in a frame).
+    const shown = current;
+    shell.beforePaint(() => {
+      if (active) list.highlight(shown.uses[active]);
+      state.relevant.forEach((isRelevant, i) => {
+        if (drawn[i] === isRelevant) return; // a click flips one row: the other eleven stay as drawn
+        drawn[i] = isRelevant;
+        const button = list.buttons[i];
+        list.rows[i].classList.toggle("is-relevant", isRelevant);
+        button.setAttribute("aria-pressed", String(isRelevant));
+        drawMark(marks[i], isRelevant ? "✓" : "✗", isRelevant ? "relevant" : "not relevant");
+      });
+      missed.update(state.missed);
+      const { byK, apLegend: legend, pr } = everyK(shown);
+      chart.update({ k: state.k, values: byK, dots: shown.apTerms, legend });
+      prChart.update({ k: state.k, ...pr });
+    });
     const targets = CARDS.map((key) => cardTarget(key, cards[key], current.labels[key], current.values[key]));
     // "Every measure is 0", the chart of every k and the AP step's sums would give the answers away.
     targets[0].hide.push(notice, charts.el, tour.status);
@@ -286,7 +305,8 @@ function build(shell) {
  * The two views of every k, one shown at a time: by k (a k control) or precision against recall
  * (AP as the mean of the relevant ranks' precision). Two pressed-or-not buttons switch them.
  */
-function createChartViews(byK, pr) {
+function createChartViews(byK, prChart) {
+  const pr = prChart.el;
   const el = h("div", "kchart-views");
   const switcher = h("div", "kchart-switch");
   switcher.setAttribute("role", "group");
@@ -306,6 +326,7 @@ function createChartViews(byK, pr) {
       button.setAttribute("aria-pressed", String(view === shown));
       view.hidden = view !== shown;
     }
+    prChart.shown();
   }
   show(byK);
   el.append(switcher, byK, pr);

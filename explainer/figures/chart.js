@@ -23,8 +23,9 @@ function svg(tag, attrs = {}) {
  *   series      [{ key, name, kind: "line" | "columns", format? }]: lines share the left axis, 0 to 1;
  *               columns are scaled to the largest value given for them, written on the right axis
  *   onK(k)      the reader moved k on the chart
- * Returns { el, update({ k, values: { key: [value at k = 1..count] }, dots: [[k, value]], legend }) }:
- * `dots` are points drawn on the first line (figure 1's AP terms), `legend` the line under the chart.
+ * Returns { el, follow(k), update({ k, values: { key: [value at k = 1..count] }, dots: [[k, value]], legend }) }:
+ * `dots` are points drawn on the first line (figure 1's AP terms), `legend` the line under the chart;
+ * follow(k) gives the chart the figure's k before it is drawn (a figure that draws it in the next frame).
  */
 export function createKChart({ count, label, series, onK }) {
   const el = h("figure", "kchart");
@@ -155,16 +156,22 @@ export function createKChart({ count, label, series, onK }) {
     move(to());
   });
 
+  let drawnK = 0; // the k drawn, which a figure that draws the chart in the next frame leaves behind k for a moment
   return {
     el,
+    /** The figure's k, at once: the keys and the pointer step from it, before the chart is drawn. */
+    follow(nextK) {
+      k = nextK;
+    },
     update({ k: nextK, values, dots = [], legend: text = "" }) {
       // Only what changed is written, compared as numbers (each series keeps the values it last
       // drew): a click moves a few points, and an attribute written again, even to the same
       // value, costs the browser its style work all the same.
-      if (nextK !== k) {
-        kTicks[k - 1]?.classList.remove("is-current");
+      k = nextK;
+      if (nextK !== drawnK) {
+        kTicks[drawnK - 1]?.classList.remove("is-current");
         kTicks[nextK - 1]?.classList.add("is-current");
-        k = nextK;
+        drawnK = nextK;
         band.setAttribute("x", String(x(k) - step / 2));
         cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
         cursorLabel.textContent = `k = ${k}`;
@@ -225,7 +232,8 @@ let prCharts = 0; // each view's title and description have ids of their own
  * document never retrieved, drawn on the axis), shown as a dashed line at its height. An image, not a
  * control: its title and description say every value. The figure computes every value with
  * metrics.js; this only draws and writes them.
- * Returns { el, update({ k, points: [{ k, recall, precision, relevant }], missed, nRelevant, ap, legend }) }.
+ * Returns { el, update({ k, points: [{ k, recall, precision, relevant }], missed, nRelevant, ap, legend }),
+ * shown() } (call shown() after taking away el.hidden).
  */
 export function createPrChart({ label }) {
   const el = h("figure", "kchart prchart");
@@ -272,49 +280,66 @@ export function createPrChart({ label }) {
   const cursorLabel = svg("text", { class: "kchart-cursor", "text-anchor": "middle" });
   plot.append(apLine, path, pointGroup, missedGroup, ring, cursorLabel, apLabel);
 
+  // Drawn only while shown: figure 1 shows one view at a time, and this one makes its points anew
+  // on each draw. Hidden, it keeps what it was given and draws it when shown again.
+  let given = null;
+  let stale = false;
   return {
     el,
-    update({ k, points, missed, nRelevant, ap, legend: text = "" }) {
-      const f = (v) => formatNumber(v);
-      path.setAttribute("points", points.map((p) => `${x(p.recall)},${y(p.precision)}`).join(" "));
-      pointGroup.replaceChildren(
-        ...points.map((p) => {
-          const point = svg("circle", {
-            class: p.relevant ? "prchart-point is-relevant" : "prchart-point",
-            cx: x(p.recall),
-            cy: y(p.precision),
-            r: p.relevant ? 5 : 3,
-            "data-k": p.k,
-            "data-recall": p.recall,
-            "data-precision": p.precision,
-          });
-          return point;
-        }),
-      );
-      // A relevant document never retrieved: its precision counts 0 in AP, drawn on the axis where
-      // recall would have reached had it been found.
-      const found = points.filter((p) => p.relevant).length;
-      missedGroup.replaceChildren(
-        ...Array.from({ length: nRelevant ? missed : 0 }, (_, j) =>
-          svg("circle", { class: "prchart-point is-missed", cx: x((found + j + 1) / nRelevant), cy: y(0), r: 5, "data-precision": 0 }),
-        ),
-      );
-      const at = points[k - 1];
-      ring.setAttribute("cx", String(x(at.recall)));
-      ring.setAttribute("cy", String(y(at.precision)));
-      cursorLabel.setAttribute("x", String(Math.min(Math.max(x(at.recall), PR_PAD.left + 22), x(1) - 10)));
-      cursorLabel.setAttribute("y", String(at.precision > 0.75 ? y(at.precision) + 22 : y(at.precision) - 12));
-      setText(cursorLabel, `k = ${k}`);
-      apLine.setAttribute("y1", String(y(ap)));
-      apLine.setAttribute("y2", String(y(ap)));
-      apLine.dataset.value = String(ap);
-      apLabel.setAttribute("y", String(Math.max(y(ap) + 4, PR_PAD.top + 4)));
-      setText(apLabel, `AP ${f(ap)}`);
-      setText(current, `R@${k} ${f(at.recall)}, P@${k} ${f(at.precision)}`);
-      setText(title, `${label}, k = 1 to ${points.length}`);
-      const each = points.map((p) => `k = ${p.k}${p.relevant ? " (relevant)" : ""}: R@${p.k} ${f(p.recall)}, P@${p.k} ${f(p.precision)}`);
-      setText(desc, `${each.join("; ")}. The current k is ${k}. ${text}`);
-      setText(legend, text);
+    update(values) {
+      given = values;
+      stale = el.hidden;
+      if (!stale) draw(values);
+    },
+    /** The view was shown: draw what it was last given, if it has not been drawn. */
+    shown() {
+      if (stale && !el.hidden) {
+        stale = false;
+        draw(given);
+      }
     },
   };
+
+  function draw({ k, points, missed, nRelevant, ap, legend: text = "" }) {
+    const f = (v) => formatNumber(v);
+    path.setAttribute("points", points.map((p) => `${x(p.recall)},${y(p.precision)}`).join(" "));
+    pointGroup.replaceChildren(
+      ...points.map((p) => {
+        const point = svg("circle", {
+          class: p.relevant ? "prchart-point is-relevant" : "prchart-point",
+          cx: x(p.recall),
+          cy: y(p.precision),
+          r: p.relevant ? 5 : 3,
+          "data-k": p.k,
+          "data-recall": p.recall,
+          "data-precision": p.precision,
+        });
+        return point;
+      }),
+    );
+    // A relevant document never retrieved: its precision counts 0 in AP, drawn on the axis where
+    // recall would have reached had it been found.
+    const found = points.filter((p) => p.relevant).length;
+    missedGroup.replaceChildren(
+      ...Array.from({ length: nRelevant ? missed : 0 }, (_, j) =>
+        svg("circle", { class: "prchart-point is-missed", cx: x((found + j + 1) / nRelevant), cy: y(0), r: 5, "data-precision": 0 }),
+      ),
+    );
+    const at = points[k - 1];
+    ring.setAttribute("cx", String(x(at.recall)));
+    ring.setAttribute("cy", String(y(at.precision)));
+    cursorLabel.setAttribute("x", String(Math.min(Math.max(x(at.recall), PR_PAD.left + 22), x(1) - 10)));
+    cursorLabel.setAttribute("y", String(at.precision > 0.75 ? y(at.precision) + 22 : y(at.precision) - 12));
+    setText(cursorLabel, `k = ${k}`);
+    apLine.setAttribute("y1", String(y(ap)));
+    apLine.setAttribute("y2", String(y(ap)));
+    apLine.dataset.value = String(ap);
+    apLabel.setAttribute("y", String(Math.max(y(ap) + 4, PR_PAD.top + 4)));
+    setText(apLabel, `AP ${f(ap)}`);
+    setText(current, `R@${k} ${f(at.recall)}, P@${k} ${f(at.precision)}`);
+    setText(title, `${label}, k = 1 to ${points.length}`);
+    const each = points.map((p) => `k = ${p.k}${p.relevant ? " (relevant)" : ""}: R@${p.k} ${f(p.recall)}, P@${p.k} ${f(p.precision)}`);
+    setText(desc, `${each.join("; ")}. The current k is ${k}. ${text}`);
+    setText(legend, text);
+  }
 }

@@ -609,8 +609,10 @@ export function createFlash() {
  *   build(shell)            builds the figure's parts and returns update(state), which redraws them,
  *                           or { update, onReset } when Reset must also stop something
  * `build` receives the shell: { model, limits, frame, root, head, notice, controls(...nodes),
- * tools(...nodes), state(), commit(next), say(text), predict(targets, options), predicting(on) }; the
- * figure places `head` and `notice`, and names its headline values to predict.js's mode with predict().
+ * tools(...nodes), state(), commit(next), say(text), predict(targets, options), predicting(on),
+ * beforePaint(draw) }; the figure places `head` and `notice`, names its headline values to predict.js's
+ * mode with predict(), and hands what is not a number a reader reads (its charts) to beforePaint(), which
+ * draws it in the next animation frame, before that frame paints (the last `draw` given, once).
  * Once mounted, the shell also has `ask(search)`, and `el` receives a "figure-mounted" event
  * carrying it: a host that is not a page URL (the <relevance-figure> tag, explainer.js) hands
  * the figure its query that way.
@@ -673,6 +675,26 @@ export function mountFigure({ model, el }, figure) {
   let state;
   let opened = null; // the state the figure opened in, after its link's values
   let commit = null;
+  // What can wait for the frame: a figure's charts, and the URL and page links, are drawn in one
+  // animation-frame callback, which runs before the frame that paints the change; the numbers a
+  // reader reads are written in the click itself. Several changes in one frame draw the last state
+  // once. Until the figure is mounted everything is drawn at once, so that it opens complete.
+  let drawNow = true;
+  const later = { figure: null, shell: null };
+  let laterFrame = 0;
+  const flush = () => {
+    cancelAnimationFrame(laterFrame);
+    laterFrame = 0;
+    const { figure: drawFigure, shell: drawShell } = later;
+    later.figure = later.shell = null;
+    drawFigure?.();
+    drawShell?.();
+  };
+  const beforePaint = (slot, draw) => {
+    later[slot] = draw;
+    if (drawNow) flush();
+    else laterFrame ||= requestAnimationFrame(flush);
+  };
   const shell = {
     model,
     limits: model.limits,
@@ -687,6 +709,7 @@ export function mountFigure({ model, el }, figure) {
     say: predict.say,
     predict: predict.targets,
     predicting: predict.set,
+    beforePaint: (draw) => beforePaint("figure", draw),
   };
   const built = figure.build(shell);
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
@@ -698,9 +721,11 @@ export function mountFigure({ model, el }, figure) {
     state = next;
     predict.follow(next);
     update(next);
-    if (model.standalone) writeQuery(figure.toQuery(next, model));
-    links?.update(figure.toQuery(next, model));
-    heightChanged();
+    beforePaint("shell", () => {
+      if (model.standalone) writeQuery(figure.toQuery(state, model));
+      links?.update(figure.toQuery(state, model));
+      heightChanged();
+    });
   });
   const show = (asked, notes = []) => {
     notice.show([...asked.ignored, ...notes]);
@@ -731,6 +756,7 @@ export function mountFigure({ model, el }, figure) {
     if (opens) opened = structuredClone(state);
     example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
   };
+  drawNow = false;
   el.dispatchEvent(new CustomEvent("figure-mounted", { detail: shell }));
   return shell;
 }
@@ -1087,8 +1113,10 @@ export function createPlayer({ what = "the animation", label = "", advance, step
   let timer = null;
 
   // Every reader's change ends a run (stop, end): when none is running they write nothing, so a
-  // click pays no style work for a button and a line that stay as they are.
+  // click pays no style work for a button and a line that stay as they are (with no run, Play
+  // already says Play).
   function stop() {
+    if (timer === null) return;
     clearInterval(timer);
     timer = null;
     setText(play, "▶ Play");

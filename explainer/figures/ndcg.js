@@ -195,30 +195,38 @@ function build(shell) {
 
   function update(state) {
     current = readout(state);
-    const terms = dcgTerms(current.ranked, count, state.gain);
-    const sums = cumulative(terms);
-    const idealTerms = dcgTerms(current.ideal, count, state.gain);
-    const top = Math.max(...idealTerms, ...terms, 1e-9);
-    graded.draw(state, (i, grade) => ({
-      key: `${state.gain} ${terms[i]} ${sums[i]} ${top}`,
-      // Written only for a row that is redrawn (two of twelve after a promote).
-      get label() {
-        return `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}.`;
-      },
-      draw(button) {
-        setText(button.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
-        setText(button.querySelector(".dg-value"), f(terms[i]));
-        button.querySelector(".bar").style.width = `${(100 * terms[i]) / top}%`;
-        setText(button.querySelector(".cum"), f(sums[i]));
-      },
-    }));
-    idealTable.update(current.ideal, idealTerms, state.k);
-    chart.update({
-      k: state.k,
-      values: current.byK,
-      legend: "Columns: DCG@k, on the right axis. Line: NDCG@k, from 0 to 1.",
-    });
+    // The numbers, in the change itself; the k the marker and the chart step from, likewise.
     for (const [key, node] of Object.entries(formulas)) setText(node, current[key]);
+    graded.list.update(state.k);
+    chart.follow(state.k);
+    const terms = dcgTerms(current.ranked, count, state.gain);
+    const idealTerms = dcgTerms(current.ideal, count, state.gain);
+    idealTable.update(current.ideal, idealTerms, state.k);
+    // The rows (a promote swaps two) and the chart of every k: drawn in the next animation frame,
+    // before it paints the numbers (the last state's once, when several come in a frame).
+    const shown = current;
+    shell.beforePaint(() => {
+      const sums = cumulative(terms);
+      const top = Math.max(...idealTerms, ...terms, 1e-9);
+      graded.draw(state, (i, grade) => ({
+        key: `${state.gain} ${terms[i]} ${sums[i]} ${top}`,
+        // Written only for a row that is redrawn (two of twelve after a promote).
+        get label() {
+          return `Discounted gain ${f(terms[i])}, DCG so far ${f(sums[i])}.`;
+        },
+        draw(button) {
+          setText(button.querySelector(".gain-col"), String(gainValue(grade, state.gain)));
+          setText(button.querySelector(".dg-value"), f(terms[i]));
+          button.querySelector(".bar").style.width = `${(100 * terms[i]) / top}%`;
+          setText(button.querySelector(".cum"), f(sums[i]));
+        },
+      }));
+      chart.update({
+        k: state.k,
+        values: shown.byK,
+        legend: "Columns: DCG@k, on the right axis. Line: NDCG@k, from 0 to 1.",
+      });
+    });
     gainSwitch.set(state.gain);
     tour.describe();
     const target = cardTarget("ndcg", cards.ndcgText, `NDCG@${state.k}`, current.ndcg);
