@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -52,6 +53,101 @@ def wait_python(figure, condition, message: str, timeout: float = 10.0) -> None:
     thread that handles messages, so they cannot land in between.)
     """
     wait_until(lambda: condition() and not figure.view._changing, timeout=timeout, message=message)
+
+
+class ObjectServer:
+    """One threaded Panel server, in this process, for the test objects of the whole session.
+
+    ``serve(obj)`` lends ``obj`` a route of its own (``/o0``, ``/o1``, ...) and returns its
+    URL; ``release()`` takes back every object lent since the last release. A released
+    object's sessions end once their pages are closed (``unused_session_lifetime``), and with
+    them the server's last reference to it. Routes are taken in turn, so one is used again
+    only after all the others (a query in the URL would not do: a standalone figure reads the
+    URL's query as its state, and the tests add their own).
+    """
+
+    ROUTES = 64
+
+    def __init__(self):
+        import panel as pn
+        from tornado.ioloop import IOLoop
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.loop = IOLoop(make_current=False)
+        self._lent: dict[str, object] = {}
+        self._next = 0
+        self._lock = threading.Lock()
+        self._thread = pn.serve(
+            {f"o{n}": self._session_of(f"o{n}") for n in range(self.ROUTES)},
+            port=self.port,
+            address="127.0.0.1",
+            loop=self.loop,
+            threaded=True,
+            show=False,
+            start=True,
+            verbose=False,
+            # An ended test's sessions (their pages closed) and the objects they show go soon;
+            # a page has 5 s from its request to its websocket, which even a loaded machine keeps.
+            unused_session_lifetime_milliseconds=5_000,
+            check_unused_sessions_milliseconds=1_000,
+        )
+        wait_until(lambda: answers(self.url + "/favicon.ico"), timeout=30, message=f"{self.url} to answer")
+
+    def _session_of(self, route: str):
+        def session():
+            import panel as pn
+
+            # As the explainer's server has it (serving._session_of): the page's only start-up
+            # message is its own. Panel's browser-info report, in seven messages, once raced a
+            # test's change of Python state and the change never reached the page.
+            pn.config.browser_info = False
+            with self._lock:
+                obj = self._lent.get(route)
+            if obj is None:
+                return pn.pane.Markdown(f"Nothing is served at /{route} now.")
+            return obj
+
+        return session
+
+    def serve(self, obj) -> str:
+        """Lend ``obj`` a route of its own; its URL (each page request makes a session of it)."""
+        with self._lock:
+            if len(self._lent) == self.ROUTES:
+                raise RuntimeError(f"more than {self.ROUTES} objects served at once")
+            while f"o{self._next}" in self._lent:
+                self._next = (self._next + 1) % self.ROUTES
+            route = f"o{self._next}"
+            self._next = (self._next + 1) % self.ROUTES
+            self._lent[route] = obj
+        return f"{self.url}/{route}"
+
+    def release(self) -> None:
+        """Take back every object lent: a new page of their routes shows nothing."""
+        with self._lock:
+            self._lent.clear()
+
+    def stop(self) -> None:
+        self.release()
+        self._thread.stop()
+
+
+_object_server: ObjectServer | None = None
+
+
+def object_server() -> ObjectServer:
+    """The session's ObjectServer, started on first use."""
+    global _object_server
+    if _object_server is None:
+        _object_server = ObjectServer()
+    return _object_server
+
+
+def stop_object_server() -> None:
+    global _object_server
+    if _object_server is not None:
+        _object_server.stop()
+        _object_server = None
 
 
 class Server:
