@@ -61,6 +61,7 @@ def object_server():
 def serve_object(object_server):
     """Serve Panel objects of this test process (so the test can read their Python state); returns their URL.
 
+    The test changes their Python state on the server's thread, with ``support.server.on_server``.
     They are released after the test.
     """
     yield object_server.serve

@@ -45,14 +45,16 @@ def wait_until(condition, timeout: float = 10.0, message: str = "condition") -> 
 
 
 def wait_python(figure, condition, message: str, timeout: float = 10.0) -> None:
-    """Wait until Python's ``figure`` shows a change the page made, and Panel has finished handling it.
+    """Wait until Python's ``figure`` shows a change the page made.
 
-    Panel sets the figure's state while it handles the page's message; a change made from
-    this (the test's) thread before it is done would be taken for that message's echo and
-    never sent to the page. (In a served app and in a notebook, Python's changes run on the
-    thread that handles messages, so they cannot land in between.)
+    Panel sets the figure's state on the server's thread while it handles the page's message.
+    A change the test made from its own thread meanwhile would be taken for that message's
+    echo and never sent to the page (and Bokeh's document is not safe to touch from another
+    thread): the tests make their changes with ``on_server``, which queues them on the
+    server's thread, after the message is handled, as a served app's own changes are.
+    (``figure`` names what the condition reads, for the callers' sake.)
     """
-    wait_until(lambda: condition() and not figure.view._changing, timeout=timeout, message=message)
+    wait_until(condition, timeout=timeout, message=message)
 
 
 class ObjectServer:
@@ -127,6 +129,31 @@ class ObjectServer:
         with self._lock:
             self._lent.clear()
 
+    def run(self, fn, *args, timeout: float = 10.0, **kwargs):
+        """``fn(*args, **kwargs)`` on the server's thread, as a served app's own changes run; its result.
+
+        Returns once it has run (raising what it raised). Panel then sends the change to each page
+        from that thread: a change made on the test's thread would have Panel add Bokeh's
+        next-tick callbacks from there, which is not safe (now and then a change never arrived).
+        """
+        done = threading.Event()
+        outcome: dict[str, object] = {}
+
+        def call() -> None:
+            try:
+                outcome["value"] = fn(*args, **kwargs)
+            except BaseException as error:  # handed to the test's thread
+                outcome["error"] = error
+            finally:
+                done.set()
+
+        self.loop.add_callback(call)
+        if not done.wait(timeout):
+            raise AssertionError(f"the server's thread did not run {fn!r} within {timeout} s")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("value")
+
     def stop(self) -> None:
         self.release()
         self._thread.stop()
@@ -148,6 +175,17 @@ def stop_object_server() -> None:
     if _object_server is not None:
         _object_server.stop()
         _object_server = None
+
+
+def on_server(fn, *args, **kwargs):
+    """Run ``fn(*args, **kwargs)`` on the thread of the server the test objects are served from.
+
+    Every change a test makes to a served object's Python state goes through here:
+    ``on_server(figure.state.param.update, k=3)``, ``on_server(state.promote, 4)``.
+    """
+    if _object_server is None:
+        raise RuntimeError("no object is served: on_server is for objects served with serve_object")
+    return _object_server.run(fn, *args, **kwargs)
 
 
 class Server:
