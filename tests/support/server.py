@@ -11,6 +11,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import weakref
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -78,6 +79,9 @@ class ObjectServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.loop = IOLoop(make_current=False)
         self._lent: dict[str, object] = {}
+        # Each page's document, and those whose page has said it is ready (Panel's onload).
+        self._documents: weakref.WeakSet = weakref.WeakSet()
+        self._ready: weakref.WeakSet = weakref.WeakSet()
         self._next = 0
         self._lock = threading.Lock()
         self._thread = pn.serve(
@@ -104,6 +108,9 @@ class ObjectServer:
             # message is its own. Panel's browser-info report, in seven messages, once raced a
             # test's change of Python state and the change never reached the page.
             pn.config.browser_info = False
+            doc = pn.state.curdoc
+            self._documents.add(doc)
+            pn.state.onload(lambda: self._ready.add(doc))
             with self._lock:
                 obj = self._lent.get(route)
             if obj is None:
@@ -129,17 +136,37 @@ class ObjectServer:
         with self._lock:
             self._lent.clear()
 
+    def _unready(self) -> bool:
+        """Whether a page has its document but has not yet said it is ready (read on the server's thread).
+
+        Panel drops a change made in between: until the page's ``document_ready`` it takes the
+        page for one that has yet to ask for its document, which will hold the change.
+        """
+        for doc in list(self._documents):
+            context = doc.session_context
+            session = context.session if context is not None else None
+            if session is not None and not session.destroyed and session.connection_count and doc not in self._ready:
+                return True
+        return False
+
     def run(self, fn, *args, timeout: float = 10.0, **kwargs):
         """``fn(*args, **kwargs)`` on the server's thread, as a served app's own changes run; its result.
 
         Returns once it has run (raising what it raised). Panel then sends the change to each page
         from that thread: a change made on the test's thread would have Panel add Bokeh's
-        next-tick callbacks from there, which is not safe (now and then a change never arrived).
+        next-tick callbacks from there, which is not safe. It runs once no page is between
+        receiving its document and saying it is ready (see ``_unready``): a page shows its
+        figure before then, and a change made there never reached it.
         """
         done = threading.Event()
         outcome: dict[str, object] = {}
 
         def call() -> None:
+            if done.is_set():  # the test has given up
+                return
+            if self._unready():
+                self.loop.call_later(0.01, call)
+                return
             try:
                 outcome["value"] = fn(*args, **kwargs)
             except BaseException as error:  # handed to the test's thread
@@ -149,7 +176,9 @@ class ObjectServer:
 
         self.loop.add_callback(call)
         if not done.wait(timeout):
-            raise AssertionError(f"the server's thread did not run {fn!r} within {timeout} s")
+            done.set()  # not to run it later
+            if not outcome:
+                raise AssertionError(f"the server's thread did not run {fn!r} within {timeout} s (a page not ready?)")
         if "error" in outcome:
             raise outcome["error"]
         return outcome.get("value")
