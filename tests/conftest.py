@@ -5,14 +5,12 @@ The helpers behind them (servers, waits, browserless sessions, page objects) are
 
 from __future__ import annotations
 
-import time
-import urllib.request
-
 import pytest
 
 from explainer.browser import launch_args
 
-from support.server import Server, free_port
+import support.server
+from support.server import Server
 
 
 @pytest.fixture(scope="session")
@@ -51,33 +49,20 @@ def address(server, exported_site):
     return at
 
 
+@pytest.fixture(scope="session")
+def object_server():
+    """One Panel server in this process for every served test object of the session."""
+    running = support.server.object_server()
+    yield running
+    support.server.stop_object_server()
+
+
 @pytest.fixture
-def serve_object():
-    """Serve Panel objects of this test process (so the test can read their Python state); returns their URL."""
-    import panel as pn
+def serve_object(object_server):
+    """Serve Panel objects of this test process (so the test can read their Python state); returns their URL.
 
-    servers = []
-
-    def serve(obj) -> str:
-        def session():
-            # As the explainer's server has it (serving._session_of): the page's only start-up
-            # message is its own. Panel's browser-info report, in seven messages, once raced a
-            # test's change of Python state and the change never reached the page.
-            pn.config.browser_info = False
-            return obj
-
-        port = free_port()
-        servers.append(pn.serve(session, port=port, address="127.0.0.1", threaded=True, show=False, start=True))
-        url = f"http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(url, timeout=2):
-                    return url
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"{url} did not answer")
-
-    yield serve
-    for running in servers:
-        running.stop()
+    The test changes their Python state on the server's thread, with ``support.server.on_server``.
+    They are released after the test.
+    """
+    yield object_server.serve
+    object_server.release()

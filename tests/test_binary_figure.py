@@ -13,7 +13,7 @@ from explainer.figures.base import HERE, IMPORT_MAP
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.metrics import format_number
 
-from support.server import wait_python, wait_until
+from support.server import on_server, wait_python, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def test_a_click_in_the_browser_reaches_python_and_python_reaches_the_browser(pa
         message="Python to see rank 1 relevant and nothing missed",
     )
 
-    figure.state.k = 8
+    on_server(figure.state.param.update, k=8)
     expect(precision).to_have_text(f"P@8 = 5 / 8 = {format_number(5 / 8)}")
     expect(page.locator(".metric[data-metric=recall] .metric-formula")).to_have_text(
         f"R@8 = 5 / 6 = {format_number(5 / 6)}"
@@ -357,7 +357,8 @@ def test_python_flip_and_the_browser_agree_on_a_sequence_of_clicks(page, serve_o
     assert reference.n_relevant == 8
 
     # Near the top: 11 missed, set from Python on both; then past 12 (R shrinks at rank 3).
-    figure.state.missed = reference.missed = 11
+    reference.missed = 11
+    on_server(figure.state.param.update, missed=11)
     expect(page.locator(".stepper-value")).to_have_text("11")
     # Relevant now: 1, 3, 5, 6, 7, 8, 11, 12 (R = 8 + 11 = 19). missed: 11 -> 12 (rank 1 off),
     # 12 (rank 3 off, R shrinks to 18), 11 (rank 3 on), 12 (rank 6 off), 12 (rank 7 off, R 17), 11.
@@ -860,27 +861,27 @@ def test_python_changes_reach_the_page(page, serve_object):
     expect_state_shown(page, ARTICLE, 5, 1)
 
     relevant = [True, False] * 6  # ranks 1, 3, 5, 7, 9, 11
-    figure.state.relevant = relevant
+    on_server(figure.state.param.update, relevant=relevant)
     expect_state_shown(page, relevant, 5, 1)
 
-    figure.state.k = 12
+    on_server(figure.state.param.update, k=12)
     expect_state_shown(page, relevant, 12, 1)
 
-    figure.state.missed = 4
+    on_server(figure.state.param.update, missed=4)
     expect_state_shown(page, relevant, 12, 4)
     expect(formula(page, "recall")).to_have_text(f"R@12 = 6 / 10 = {format_number(6 / 10)}")
 
-    figure.state.flip(2)  # on, from the four missed
+    on_server(figure.state.flip, 2)  # on, from the four missed
     flipped, missed = with_flips(relevant, 4, 2)
     assert missed == 3
     expect_state_shown(page, flipped, 12, missed)
     expect(note(page, "recall")).to_have_text("R = 7 in the list + 3 missed = 10")
 
-    figure.state.update_from_dict({"relevant": [False] * 12, "k": 1, "missed": 0})
+    on_server(figure.state.update_from_dict, {"relevant": [False] * 12, "k": 1, "missed": 0})
     expect_state_shown(page, [False] * 12, 1, 0)
     expect(page.locator(".metrics > .fig-notice")).to_be_visible()
 
-    figure.state.reset()
+    on_server(figure.state.reset)
     expect_state_shown(page, ARTICLE, 5, 1)
     expect(page.locator(".metrics > .fig-notice")).to_be_hidden()
 

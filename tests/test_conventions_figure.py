@@ -22,7 +22,7 @@ from explainer.metrics import format_number as fmt
 
 from support.expected import convention_row, ranked, recall_and_hit_rate_texts
 from support.page import ShownFigure
-from support.server import wait_until
+from support.server import on_server, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -227,14 +227,14 @@ def test_python_changes_reach_the_page(fig):
     fig.marker.press("ArrowUp")
     fig.wait_python(k=4)
     state = fig.figure.state
-    state.k = 3
+    on_server(state.param.update, k=3)
     fig.expect_state(ARTICLE, IDENTITY, 3, [3, 2])
-    state.add_missed_grade(1)
+    on_server(state.add_missed_grade, 1)
     fig.expect_state(ARTICLE, IDENTITY, 3, [3, 2, 1])
-    state.promote(4)
+    on_server(state.promote, 4)
     order = [0, 1, 3, 2, 4, 5, 6, 7]
     fig.expect_state(ARTICLE, order, 3, [3, 2, 1])
-    state.update_from_dict({"grades": [0] * 8, "missed_grades": []})
+    on_server(state.update_from_dict, {"grades": [0] * 8, "missed_grades": []})
     fig.expect_state([0] * 8, order, 3, [])
     expect(fig.detail.locator(".metric-formula")).to_have_text("NDCG@3 = 0 (nothing relevant: the ideal is 0)")
     expect(fig.recall).to_have_text("Recall@3 = 0 (R = 0: nothing to find)")

@@ -17,7 +17,7 @@ from explainer.metrics import format_number as fmt
 
 from support.expected import dcg_sum_text, ranked
 from support.page import ShownFigure
-from support.server import wait_until
+from support.server import on_server, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -336,7 +336,7 @@ def test_reset_returns_to_the_default_in_the_browser_and_in_python(fig):
     wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
 
     # Reset after a Python change too.
-    fig.figure.state.update_from_dict({"k": 2, "gain": "linear"})
+    on_server(fig.figure.state.update_from_dict, {"k": 2, "gain": "linear"})
     expect(fig.handle).to_have_text("k = 2")
     fig.reset.click()
     fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
@@ -421,18 +421,22 @@ def test_python_and_browser_stay_in_sync_both_ways(fig):
     state = fig.figure.state
     grades, order, k, gain = list(ARTICLE), list(IDENTITY), 8, "exponential"
 
-    state.gain = gain = "linear"
+    gain = "linear"
+    on_server(state.param.update, gain=gain)
     fig.expect_state(grades, order, k, gain)
-    state.k = k = 5
+    k = 5
+    on_server(state.param.update, k=k)
     fig.expect_state(grades, order, k, gain)
-    state.order = order = [7, 6, 5, 4, 3, 2, 1, 0]
+    order = [7, 6, 5, 4, 3, 2, 1, 0]
+    on_server(state.param.update, order=order)
     fig.expect_state(grades, order, k, gain)
-    state.grades = grades = [3, 0, 0, 1, 2, 2, 0, 3]
+    grades = [3, 0, 0, 1, 2, 2, 0, 3]
+    on_server(state.param.update, grades=grades)
     fig.expect_state(grades, order, k, gain)
-    state.promote(8)
+    on_server(state.promote, 8)
     order = [7, 6, 5, 4, 3, 2, 0, 1]
     fig.expect_state(grades, order, k, gain)
-    state.set_grade(1, 1)
+    on_server(state.set_grade, 1, 1)
     grades = [3, 0, 0, 1, 2, 2, 0, 1]
     fig.expect_state(grades, order, k, gain)
     expect(fig.live).to_have_text(announcement(ranked(grades, order), k, gain))
@@ -477,7 +481,7 @@ def test_no_nan_undefined_or_infinity_even_when_every_grade_is_0(fig):
     expect(fig.handle).to_have_text("k = 1")
     fig.assert_clean_text()
 
-    fig.figure.state.update_from_dict({"grades": [0] * 8, "k": 8})
+    on_server(fig.figure.state.update_from_dict, {"grades": [0] * 8, "k": 8})
     expect(fig.ndcg).to_have_text(re.compile(r"^NDCG@8 = 0\b.*ideal is 0"))
     assert fmt(metrics.ndcg_at_k([0] * 8, 8)) == "0.00"
     expect(fig.dcg).to_have_text(sum_text("DCG", [0] * 8, 8, "exponential"))

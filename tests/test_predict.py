@@ -338,7 +338,11 @@ def test_presenter_mode_shows_the_guess_and_the_reveal_large(browser, address):
     ("scheme", "query"),
     [("light", "predict=1"), pytest.param("dark", "predict=1&present=1", marks=pytest.mark.slow)],
 )
-@pytest.mark.parametrize("name", ["binary", "queries", "which-measure"])
+# Figure 1's predict mode in the default run; the other figures' repeat it with their own cards, in the slow step.
+@pytest.mark.parametrize(
+    "name",
+    ["binary", pytest.param("queries", marks=pytest.mark.slow), pytest.param("which-measure", marks=pytest.mark.slow)],
+)
 def test_no_serious_accessibility_violation_before_or_after_reveal(browser, server, name, scheme, query):
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
     page = context.new_page()

@@ -39,13 +39,6 @@ def test_a_components_debounce_is_a_class_attribute_panel_reads():
     assert "self._debounce" in inspect.getsource(Syncable), relied_on("figures/base.py FigureView._debounce")
 
 
-def test_panel_keeps_a_components_changes_in_progress_in_changing():
-    """The tests wait until Panel has finished a page's message (support.server.wait_python)."""
-    from explainer.figures.binary import BinaryFigure
-
-    assert BinaryFigure().view._changing == {}, relied_on("tests/support/server.py wait_python")
-
-
 @pytest.mark.parametrize(("cls", "hook"), [(param.List, "_validate"), (param.Integer, "_validate_value")])
 def test_param_validates_through_the_hooks_our_parameter_types_extend(cls, hook):
     assert callable(getattr(cls, hook, None)), relied_on("figures/params.py")

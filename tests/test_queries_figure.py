@@ -9,7 +9,7 @@ from explainer import metrics
 from explainer.figures.queries import DEPTH, QueriesFigure
 from explainer.metrics import format_number as f
 
-from support.server import wait_until
+from support.server import on_server, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +107,7 @@ def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(opened):
 def test_the_measure_switch_gives_map_from_the_metrics_core(opened):
     figure, page = opened
     runs = [[1, 3], [2], [5, 6, 7]]
-    figure.state.a = runs
+    on_server(figure.state.param.update, a=runs)
     # The page must show Python's lists before it sends its own state back with the new measure.
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text(runs))
     page.locator("input[name=measure][value=ap]").check()
@@ -132,9 +132,9 @@ def test_queries_can_be_added_and_removed(opened):
 
 def test_python_changes_reach_the_page(opened):
     figure, page = opened
-    figure.state.apply_preset("consistency")
+    on_server(figure.state.apply_preset, "consistency")
     expect(page.locator(".system")).to_have_count(2)
-    figure.state.b = []
+    on_server(figure.state.param.update, b=[])
     expect(page.locator(".system")).to_have_count(1)
 
 

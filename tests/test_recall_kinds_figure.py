@@ -16,7 +16,7 @@ from explainer.figures.recall_kinds import (
 
 from support.expected import index_list, recall_kinds_texts
 from support.page import ShownFigure
-from support.server import wait_until
+from support.server import on_server, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -133,13 +133,13 @@ def test_python_changes_reach_the_page(fig):
     # First a round trip from the page, so the session is surely live before Python speaks.
     fig.button(4).click()
     fig.wait_python(missed_neighbours=[4])
-    fig.figure.state.missed_neighbours = []
-    fig.figure.state.model = "mismatched"
+    on_server(fig.figure.state.param.update, missed_neighbours=[])
+    on_server(fig.figure.state.param.update, model="mismatched")
     fig.expect_state("mismatched", [])
-    fig.figure.state.toggle(4)
+    on_server(fig.figure.state.toggle, 4)
     fig.expect_state("mismatched", [4])
     expect(fig.formula("recall")).to_have_text("Recall@10 = 3 / 8 = 0.38")
-    fig.figure.state.missed_neighbours = list(range(1, 11))
+    on_server(fig.figure.state.param.update, missed_neighbours=list(range(1, 11)))
     fig.expect_state("mismatched", list(range(1, 11)))
     expect(fig.formula("ann")).to_have_text("ANN recall@10 = 0 / 10 = 0.00")
     expect(fig.formula("recall")).to_have_text("Recall@10 = 0 / 8 = 0.00")

@@ -17,7 +17,7 @@ from explainer.workbench import Workbench
 from explainer.workbench import data as wb
 
 from support.page import BAD_WORDS, watch_page
-from support.server import wait_until
+from support.server import on_server, wait_python
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ class ShownWorkbench:
         return self.page.locator(f'.wb-list.wb-run-{run} .wb-result[data-docid="{docid}"]')
 
     def wait_python(self, condition, message: str) -> None:
-        wait_until(lambda: condition(self.workbench.state) and not self.workbench.view._changing, message=message)
+        wait_python(self.workbench, lambda: condition(self.workbench.state), message=message)
 
 
 @pytest.fixture
@@ -233,7 +233,7 @@ def test_moving_a_result_up_in_the_second_figure_moves_it_in_its_list(shown):
 
 
 def test_a_state_python_sets_reaches_the_page(shown):
-    shown.workbench.state.query = "g050"
+    on_server(shown.workbench.state.param.update, query="g050")
     expect(shown.heading).to_contain_text("g050")
 
 

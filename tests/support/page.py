@@ -115,7 +115,7 @@ class ShownFigure:
         return self.page.locator(f"[data-metric={key}] .metric-formula")
 
     def wait_python(self, **expected):
-        """Python's figure.state reaches these values, and Panel is done with the page's message."""
+        """Python's figure.state reaches these values (the page's change has been handled)."""
         wait_python(
             self.figure,
             lambda: all(getattr(self.figure.state, name) == value for name, value in expected.items()),
