@@ -67,7 +67,7 @@ def document_of(server, page, path: str):
     return next(session.document for session in server.get_sessions(path) if session.id == session_id)
 
 
-def on_server(document, change) -> None:
+def in_session(document, change) -> None:
     """Run ``change`` as Python's changes to a session run, on the server's loop with the document
     locked (Bokeh's ``add_next_tick_callback``, which other threads may call), and wait for it."""
     done = threading.Event()
@@ -111,7 +111,7 @@ def test_python_follows_a_served_figure_and_its_own_changes_reach_the_page(page,
     page.locator('.rl-row[data-rank="2"] button').click()
     wait_until(lambda: figure.state.relevant[1], message="Python to follow the click")
 
-    on_server(document_of(server, page, "/binary"), lambda: figure.state.param.update(k=6))
+    in_session(document_of(server, page, "/binary"), lambda: figure.state.param.update(k=6))
     expect(page.locator(".metric-formula").first).to_have_text("P@6 = 3 / 6 = 0.50")
     page.wait_for_url(re.compile(r"k=6"))  # shown as a reader's change is: the link follows
     page.locator('.rl-row[data-rank="5"] button').click()
