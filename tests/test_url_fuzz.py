@@ -4,7 +4,6 @@ in plain text. (Whole page loads with nasty queries are in test_pages.py and tes
 
 from __future__ import annotations
 
-import base64
 import json
 
 import pytest
@@ -41,30 +40,25 @@ def encode(pairs) -> str:
     return "?" + urlencode(pairs)
 
 
-# How a loaded page gives a test its figure's module and kit: served, through Panel's module
-# shim (the module by its source); exported, through the tag's own loader.
-LOADERS = {
-    "served": """async (name, source) => [
-        await importShim("data:text/javascript;base64," + source), await importShim("explainer/kit")]""",
-    "exported": """async (name) => Promise.all([RelevanceFigure.load(name), RelevanceFigure.load("explainer/kit")])""",
-}
+# How a loaded page gives a test its figure's module and kit: served or exported, a figure page is a
+# light page, whose explainer.js loads them by name.
+LOADER = """async (name) => Promise.all([RelevanceFigure.load(name), RelevanceFigure.load("explainer/kit")])"""
 
 
-def parser_page(browser, url: str, name: str, mode: str):
+def parser_page(browser, url: str, name: str):
     """A loaded figure page, with the figure's own query parser ready as window.parse(search)."""
     page = browser.new_page()
     page.goto(url)
     expect(page.locator(".fig-caption")).to_be_visible(timeout=30_000)
     view = BY_NAME[name].figure().view
-    source = base64.b64encode(view._esm.encode()).decode()
     page.evaluate(
-        f"""async ([name, source, model]) => {{
-            const [m, kit] = await ({LOADERS[mode]})(name, source);
+        f"""async ([name, model]) => {{
+            const [m, kit] = await ({LOADER})(name);
             const fields = m.queryFields(model);
             window.parse = (search) => kit.stateFromQuery(search, fields, model.default, model.max_query_length);
             window.pageKeys = Object.keys(kit.PAGE_KEYS);
         }}""",
-        [name, source, view_model(view)],
+        [name, view_model(view)],
     )
     return page
 
@@ -75,7 +69,7 @@ def parser_page(browser, url: str, name: str, mode: str):
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(browser, server, exported_site, name, mode):
     url = f"{server.url}/{name}" if mode == "served" else (exported_site / f"{name}.html").as_uri()
-    page = parser_page(browser, url, name, mode)
+    page = parser_page(browser, url, name)
     assert sorted(page.evaluate("window.pageKeys")) == sorted(PAGE_KEYS), "a page key the fuzz does not try"
     state_class = BY_NAME[name].state_class
     checked = []
