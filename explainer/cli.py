@@ -1,4 +1,4 @@
-"""The command line: ``relevance-explainer [serve] [options]``, ``export DIR``, ``evaluate QRELS RUN [RUN2]``, ``screenshots``, ``picture URL FILE``."""
+"""The command line: ``relevance-explainer [serve] [options]``, ``export DIR``, ``evaluate QRELS RUN [RUN2]``, ``screenshots``, ``picture [--chart] URL FILE``."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def picture(args: argparse.Namespace) -> None:
     from explainer.picture import PictureError, check_pairs, take
 
     try:
-        for path in take(check_pairs(args.items)):
+        for path in take(check_pairs(args.items), chart=args.chart):
             print(f"Wrote {path}")
     except PictureError as error:
         raise SystemExit(str(error)) from None
@@ -193,6 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     picture_cmd = commands.add_parser(
         "picture",
         help="save each URL's figure as a picture for slides, as its own Save PNG and Save SVG buttons do (needs the test tools)",
+    )
+    picture_cmd.add_argument(
+        "--chart",
+        action="store_true",
+        help="the figure's chart alone (plain SVG, which slide tools draw, or PNG), as its Save chart button saves it",
     )
     picture_cmd.add_argument(
         "items",

@@ -1,9 +1,11 @@
-"""``relevance-explainer picture URL FILE [URL FILE ...]``: a figure's picture for slides, from the command line.
+"""``relevance-explainer picture [--chart] URL FILE [URL FILE ...]``: a figure's picture for slides, from the command line.
 
 Each URL (a served figure page, ``http://``, or an exported one, ``file://``) is opened in the
 Chromium the tests drive (``explainer.browser``), and its own *Save PNG* or *Save SVG* button is
 pressed (``figures/picture.js``): the file is the very picture the button saves, PNG or SVG
-as FILE's extension says. Run it through ``./serve.sh picture``, which installs Playwright.
+as FILE's extension says. With ``--chart`` it is the figure's chart alone, as its *Save chart*
+button saves it (plain SVG), or that picture as PNG. Run it through ``./serve.sh picture``,
+which installs Playwright.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ def check_pairs(items: list[str]) -> list[tuple[str, Path, str]]:
     return pairs
 
 
-def take(pairs: list[tuple[str, Path, str]]) -> list[Path]:
-    """Save each URL's figure as its file (PNG or SVG); raises PictureError at the first that fails."""
+def take(pairs: list[tuple[str, Path, str]], chart: bool = False) -> list[Path]:
+    """Save each URL's figure, or with ``chart`` its chart alone, as its file (PNG or SVG); raises PictureError at the first that fails."""
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -61,13 +63,13 @@ def take(pairs: list[tuple[str, Path, str]]) -> list[Path]:
             ) from None
         try:
             for url, file, kind in pairs:
-                written.append(_take_one(browser, url, file, kind, PlaywrightError))
+                written.append(_take_one(browser, url, file, kind, chart, PlaywrightError))
         finally:
             browser.close()
     return written
 
 
-def _take_one(browser, url: str, file: Path, kind: str, PlaywrightError) -> Path:
+def _take_one(browser, url: str, file: Path, kind: str, chart: bool, PlaywrightError) -> Path:
     context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
     try:
         page = context.new_page()
@@ -89,6 +91,12 @@ def _take_one(browser, url: str, file: Path, kind: str, PlaywrightError) -> Path
             raise PictureError(
                 f"{url}: this page has {count} figures; give one figure's page, as /binary or binary.html"
             )
+        if chart:
+            # The chart shown (figure 1 shows one of its two views); its button saves SVG, or PNG when told.
+            buttons = page.locator(".kchart:not([hidden]) > .kchart-save")
+            if not buttons.count():
+                raise PictureError(f"{url}: this figure has no chart; leave out --chart for the whole figure")
+            buttons.first.evaluate("(button, type) => (button.dataset.type = type)", kind)
         file.parent.mkdir(parents=True, exist_ok=True)
         try:
             with page.expect_download(timeout=OPEN_TIMEOUT_MS) as download:

@@ -40,11 +40,21 @@ def view_model(view: FigureView) -> dict[str, Any]:
 
 
 def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
-    """What element.js receives: the shared modules, the stylesheets, and each named figure (default: all)."""
+    """What element.js receives: the shared modules, the stylesheets, and each named figure (default: all).
+
+    With every figure (explainer.js, for documentation's tags) the picture module is left out, as an
+    empty module: a tag shows no picture buttons, and pages, which do, name their figures.
+    """
     chosen = [page.name for page in FIGURES] if names is None else list(names)
-    return bundle_of(
+    data = bundle_of(
         {name: (BY_NAME[name].title, BY_NAME[name].caption, BY_NAME[name].figure().view) for name in chosen}
     )
+    if names is None:
+        data["imports"][PICTURE_MODULE] = ""
+    return data
+
+
+PICTURE_MODULE = "explainer/picture"
 
 
 def bundle_of(views: dict[str, tuple[str, str, FigureView]]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ function svg(tag, attrs = {}) {
  */
 export function createKChart({ count, label, series, onK }) {
   const el = h("figure", "kchart");
+  el.dataset.picture = "chart"; // its picture's name (picture.js)
   const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "kchart-svg", tabindex: 0, role: "slider" });
   setAttr(plot, "aria-label", label);
   setAttr(plot, "aria-valuemin", "1");
@@ -237,6 +238,7 @@ let prCharts = 0; // each view's title and description have ids of their own
  */
 export function createPrChart({ label }) {
   const el = h("figure", "kchart prchart");
+  el.dataset.picture = "precision-recall";
   const plot = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "prchart-svg", role: "img" });
   // Its name and description, by id too: Chromium names an image by its <title> but does not
   // describe it by its <desc>.

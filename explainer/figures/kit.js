@@ -8,7 +8,7 @@
 // boundaries 1..count. The figure fills each row and decides what activation does.
 import { dcgAtK, discount, formatNumber, gainValue } from "explainer/metrics";
 import { createClassAddress } from "explainer/class-address";
-import { createPictureButtons, pictureName } from "explainer/picture";
+import { createChartButton, createPictureButtons, pictureName } from "explainer/picture";
 import { createPredict } from "explainer/predict";
 
 /** Make an element with a class and optional text. */
@@ -660,10 +660,11 @@ export function mountFigure({ model, el }, figure) {
   const onSwitch = (on) => model.standalone && setPageKey("predict", on);
   const predict = createPredict({ frame, announce: announcer.say, headline: headline.show, on: asked, onSwitch });
   if (model.standalone || model.predict) tools.append(predict.button);
-  // A picture for slides, on the explainer's own pages (not in an embed or a documentation's tag).
-  if ((model.standalone && !embedded) || model.on_page) {
-    tools.append(createPictureButtons(frame, () => pictureName(figure.className, figure.toQuery(state, model))));
-  }
+  // A picture for slides, on the explainer's own pages (not in an embed or a documentation's tag,
+  // whose explainer.js carries no picture code: runtime.py).
+  const pictures = createPictureButtons !== undefined && ((model.standalone && !embedded) || model.on_page);
+  const pictured = () => pictureName(figure.className, figure.toQuery(state, model));
+  if (pictures) tools.append(createPictureButtons(frame, pictured));
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
   // Served for a class (--address): presenter view can show the address as a QR code.
   if (model.standalone && !embedded && model.class_address) {
@@ -712,6 +713,8 @@ export function mountFigure({ model, el }, figure) {
     beforePaint: (draw) => beforePaint("figure", draw),
   };
   const built = figure.build(shell);
+  // Each chart (chart.js) can be saved alone, for a slide of its own.
+  if (pictures) for (const chart of root.querySelectorAll(".kchart")) chart.append(createChartButton(chart, frame, pictured));
   const { update, onReset = () => {} } = typeof built === "function" ? { update: built } : built;
   root.append(announcer.el);
 

@@ -7,6 +7,10 @@
 // goes into an SVG <foreignObject>: that is the SVG file. The PNG is that SVG drawn on a canvas;
 // a self-contained data: SVG does not taint the canvas in Chromium. Fonts are the page's own
 // system fonts: nothing is fetched.
+//
+// A chart alone (Save chart) is plain SVG, with no foreignObject, which slide tools draw: its
+// SVG copied with its geometry, its boxes and text drawn as SVG where the layout put them, and
+// every style written as a presentation attribute.
 
 const XHTML = "http://www.w3.org/1999/xhtml";
 const SVG = "http://www.w3.org/2000/svg";
@@ -23,9 +27,15 @@ export function pictureName(className, pairs) {
   return [figure, ...parts].join("_").slice(0, 120);
 }
 
+/** "light" or "dark": the theme the picture is drawn in, from the colour behind the figure. */
+export function themeOf(frame) {
+  const [r, g, b] = rgbOf(backgroundOf(frame));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128 ? "dark" : "light";
+}
+
 /**
  * Two buttons that save the figure in `frame` as it stands: PNG (for slides) and SVG.
- * `name()` gives the file name without its extension. On a phone's screen (figures.css) the two
+ * `name()` gives the file name without its theme and extension. On a phone's screen (figures.css) the two
  * fold under one "Save picture" button that shows them, so that a phone's header stays short.
  */
 export function createPictureButtons(frame, name) {
@@ -68,7 +78,7 @@ export function createPictureButtons(frame, name) {
       button.setAttribute("aria-disabled", "true");
       try {
         const picture = await takePicture(frame, type);
-        download(picture.blob, `${name()}.${type}`);
+        download(picture.blob, `${name()}_${themeOf(frame)}.${type}`);
       } finally {
         button.removeAttribute("aria-disabled");
       }
@@ -78,9 +88,37 @@ export function createPictureButtons(frame, name) {
   return group;
 }
 
-/** The figure in `frame` as a picture: { blob, width, height } in CSS pixels (a PNG has PNG_SCALE times as many). */
-export async function takePicture(frame, type) {
-  const { svg, width, height } = await capture(frame);
+/**
+ * A button that saves `chart` (a .kchart figure of chart.js, in `frame`) alone, as plain SVG for
+ * slides. Its data-type says what it saves: "svg", or "png" for the picture command's .png.
+ */
+export function createChartButton(chart, frame, name) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "fig-button kchart-save";
+  button.dataset.type = "svg";
+  button.textContent = "Save chart";
+  button.title = "Save this chart alone as an SVG picture for slides";
+  button.addEventListener("click", async () => {
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
+    const type = button.dataset.type;
+    try {
+      const picture = await takePicture(frame, type, chart);
+      download(picture.blob, `${name()}_${chart.dataset.picture}_${themeOf(frame)}.${type}`);
+    } finally {
+      button.removeAttribute("aria-disabled");
+    }
+  });
+  return button;
+}
+
+/**
+ * The figure in `frame`, or its `chart` alone, as a picture: { blob, width, height } in CSS pixels
+ * (a PNG has PNG_SCALE times as many).
+ */
+export async function takePicture(frame, type, chart = null) {
+  const { svg, width, height } = await capture(frame, chart ? () => copyChart(chart, frame) : () => copyFrame(frame));
   if (type === "svg") return { blob: new Blob([svg(1)], { type: "image/svg+xml" }), width, height };
   const image = new Image();
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg(PNG_SCALE))}`;
@@ -99,9 +137,9 @@ export async function takePicture(frame, type) {
  * Lay the frame out as presenter view does, without its controls, and copy it. The copy is made
  * in a resize observer's callback, which runs after the figure's own observers (they place the
  * cutoff marker for the new row heights) and before the browser paints: the page never shows
- * the changed layout. Returns { svg(scale), width, height }.
+ * the changed layout. `copy()` makes the picture: { svg(scale), width, height }.
  */
-function capture(frame) {
+function capture(frame, copyLaidOut) {
   const page = document.documentElement.style;
   const pageWidth = page.getPropertyValue("--explainer-page-width");
   const present = frame.classList.contains("present");
@@ -120,7 +158,7 @@ function capture(frame) {
       done = true;
       observer.disconnect();
       try {
-        resolve(copyFrame(frame));
+        resolve(copyLaidOut());
       } catch (error) {
         reject(error);
       } finally {
@@ -156,13 +194,185 @@ function copyFrame(frame) {
   for (const [name, value] of [["x", 0], ["y", 0], ["width", width], ["height", height]]) content.setAttribute(name, String(value));
   content.append(wrapper);
   picture.append(content);
-  // The same picture, `scale` times as many pixels wide and high.
+  return scalable(picture, width, height);
+}
+
+// The picture as SVG text, `scale` times as many pixels wide and high as its CSS pixels.
+function scalable(picture, width, height) {
   const svg = (scale) => {
     picture.setAttribute("width", String(width * scale));
     picture.setAttribute("height", String(height * scale));
     return new XMLSerializer().serializeToString(picture);
   };
   return { svg, width, height };
+}
+
+function svgNode(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+/**
+ * The chart alone as plain SVG: on the colour behind the figure, each HTML box of the chart that
+ * shows a colour (its frame, the key's swatches) as a rect, its text as SVG text at the place the
+ * layout gave it, and its SVG copied into a group that maps the SVG's coordinates to the same place.
+ */
+function copyChart(chart, frame) {
+  const box = chart.getBoundingClientRect();
+  const width = Math.ceil(box.width) + 2 * MARGIN_PX;
+  const height = Math.ceil(box.height) + 2 * MARGIN_PX;
+  const origin = { x: box.left - MARGIN_PX, y: box.top - MARGIN_PX };
+  const picture = svgNode("svg", { viewBox: `0 0 ${width} ${height}` });
+  picture.append(svgNode("rect", { width, height, ...paint("fill", backgroundOf(frame)) }));
+  drawHtml(chart, picture, origin);
+  return scalable(picture, width, height);
+}
+
+function drawHtml(element, into, origin) {
+  const style = getComputedStyle(element);
+  if (style.display === "none" || style.visibility === "hidden") return;
+  if (element.namespaceURI === SVG) {
+    // The SVG's own coordinates (its viewBox) to the picture's, as the page places and scales them.
+    const { a, b, c, d, e, f } = element.getScreenCTM();
+    const group = svgNode("g", { transform: `matrix(${[a, b, c, d, e - origin.x, f - origin.y].join(" ")})` });
+    into.append(copySvg(element, group, null));
+    return;
+  }
+  const box = element.getBoundingClientRect();
+  const border = parseFloat(style.borderTopWidth) || 0;
+  const fill = paint("fill", style.backgroundColor);
+  if (fill.fill !== "none" || border) {
+    const rect = {
+      x: box.left - origin.x + border / 2,
+      y: box.top - origin.y + border / 2,
+      width: box.width - border,
+      height: box.height - border,
+      rx: parseFloat(style.borderTopLeftRadius) || 0,
+      ...fill,
+    };
+    Object.assign(rect, border ? { ...paint("stroke", style.borderTopColor), "stroke-width": border } : { stroke: "none" });
+    into.append(svgNode("rect", rect));
+  }
+  for (const child of element.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE) drawText(child, style, into, origin);
+    else if (child.nodeType === Node.ELEMENT_NODE) drawHtml(child, into, origin);
+  }
+}
+
+/** A text node as one SVG text per line it takes on screen, each where its first word starts, on its baseline. */
+function drawText(node, style, into, origin) {
+  const range = document.createRange();
+  const lines = [];
+  for (const word of node.textContent.matchAll(/\S+/g)) {
+    range.setStart(node, word.index);
+    range.setEnd(node, word.index + word[0].length);
+    const box = range.getBoundingClientRect();
+    if (!box.width) continue;
+    const line = lines.at(-1);
+    if (line && Math.abs(line.top - box.top) < 1) line.words.push(word[0]);
+    else lines.push({ top: box.top, left: box.left, words: [word[0]] });
+  }
+  if (!lines.length) return;
+  const font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(" ");
+  const ascent = measure(font).fontBoundingBoxAscent;
+  for (const { top, left, words } of lines) {
+    const text = svgNode("text", {
+      x: left - origin.x,
+      y: top - origin.y + ascent,
+      ...paint("fill", style.color),
+      stroke: "none",
+      "font-family": style.fontFamily,
+      "font-size": parseFloat(style.fontSize),
+      "font-weight": style.fontWeight,
+      "font-style": style.fontStyle,
+    });
+    text.textContent = words.join(" ");
+    into.append(text);
+  }
+}
+
+let measurer = null;
+function measure(font) {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  measurer.font = font;
+  return measurer.measureText("Hg");
+}
+
+// The styles an SVG's look is made of, written on each copied element as presentation
+// attributes (slide tools read those, and no stylesheet travels with the file), with the value a
+// standalone file starts from. Every one but opacity is inherited.
+const PAINTED = {
+  fill: "rgb(0, 0, 0)",
+  "fill-opacity": "1",
+  stroke: "none",
+  "stroke-width": "1",
+  "stroke-opacity": "1",
+  "stroke-dasharray": "none",
+  "stroke-linejoin": "miter",
+  "stroke-linecap": "butt",
+  opacity: "1",
+  "font-family": "",
+  "font-size": "",
+  "font-weight": "400",
+  "font-style": "normal",
+  "text-anchor": "start",
+};
+// What the page's scripts and stylesheets read, which a picture has no use for.
+const UNPICTURED = /^(class|style|id|tabindex|role|aria-.*|data-.*)$/;
+
+/**
+ * `element`'s SVG children copied into `into`, with every geometry attribute they have and
+ * `element`'s look as presentation attributes of `into`: a value is written where it differs
+ * from what `into` would inherit from its parent (`parentStyle`, or a standalone file's start).
+ */
+function copySvg(element, into, parentStyle) {
+  const style = getComputedStyle(element);
+  for (const [name, start] of Object.entries(PAINTED)) {
+    const value = svgValue(name, style.getPropertyValue(name));
+    const inherited = parentStyle && name !== "opacity" ? svgValue(name, parentStyle.getPropertyValue(name)) : start;
+    // Fill and stroke on every element: some renderers (ImageMagick's) carry a sibling's over.
+    if (value !== inherited || name === "fill" || name === "stroke") into.setAttribute(name, value);
+  }
+  // A colour with an alpha (rgba) is a colour and an opacity in SVG 1.1, which slide tools read.
+  for (const name of ["fill", "stroke"]) {
+    const given = into.getAttribute(name);
+    if (given?.startsWith("rgba")) Object.entries(paint(name, given)).forEach(([key, value]) => into.setAttribute(key, value));
+  }
+  for (const child of element.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE) into.append(child.textContent);
+    else if (child.nodeType === Node.ELEMENT_NODE && getComputedStyle(child).display !== "none") {
+      into.append(copySvg(child, unpictured(child), style));
+    }
+  }
+  return into;
+}
+
+/** An SVG element's copy with its own attributes, geometry and all, but none of UNPICTURED. */
+function unpictured(element) {
+  const copy = element.cloneNode(false);
+  for (const name of copy.getAttributeNames()) if (UNPICTURED.test(name)) copy.removeAttribute(name);
+  return copy;
+}
+
+/** A computed style's value as an SVG attribute writes it: lengths in user units, "6px, 4px" as "6 4". */
+function svgValue(name, value) {
+  if (name === "font-family" || name === "fill" || name === "stroke") return value;
+  const units = value.replace(/(\d)px/g, "$1");
+  return name === "stroke-dasharray" ? units.replace(/,\s*/g, " ") : units;
+}
+
+/** A CSS colour as SVG 1.1 paint: { [name]: "rgb(...)" or "none", and [name]-opacity if it is not opaque }. */
+function paint(name, colour) {
+  const [r, g, b, alpha] = rgbOf(colour);
+  if (alpha === 0) return { [name]: "none" };
+  return alpha < 1 ? { [name]: `rgb(${r}, ${g}, ${b})`, [`${name}-opacity`]: alpha } : { [name]: `rgb(${r}, ${g}, ${b})` };
+}
+
+/** A computed colour's [r, g, b, alpha] ("rgb(1, 2, 3)", "rgba(1, 2, 3, 0.5)", "transparent"). */
+function rgbOf(colour) {
+  const [r = 0, g = 0, b = 0, alpha = colour.startsWith("rgb") ? 1 : 0] = (colour.match(/[\d.]+/g) ?? []).map(Number);
+  return [r, g, b, alpha];
 }
 
 // Properties written on every element whatever they equal: the browser's own styles give some of
@@ -205,6 +415,12 @@ function createBaseline() {
 /** The element's copy with its computed style written out: a property equal both to the bare element's and to the parent's is left out. */
 function copyElement(element, parentStyle, baseline) {
   const style = getComputedStyle(element);
+  if (element.namespaceURI === SVG) {
+    // A chart: its box styled as the HTML around it is, its drawing copied with its geometry.
+    const copy = copySvg(element, unpictured(element), parentStyle);
+    copy.setAttribute("style", styleText(style, parentStyle, baseline.styleOf("span")));
+    return copy;
+  }
   // A fieldset and its legend lay out by rules of their own, which a copy does not meet again
   // (its legend fell out of its box): as plain boxes with the same styles they stay where they were.
   const plain = PLAIN[element.localName];
@@ -280,7 +496,7 @@ function backgroundOf(frame) {
     const colour = getComputedStyle(node).backgroundColor;
     if (colour && colour !== "transparent" && colour !== "rgba(0, 0, 0, 0)") return colour;
   }
-  return getComputedStyle(frame).colorScheme.includes("dark") ? "#0d1117" : "#ffffff";
+  return getComputedStyle(frame).colorScheme.includes("dark") ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)";
 }
 
 function download(blob, name) {
