@@ -360,7 +360,7 @@ def test_the_picture_command_writes_figure_2s_chart_alone_as_plain_svg_and_as_pn
     (line,) = chart.iter(f"{SVG}polyline")
     assert_near(points(line), [(k_x(k, 8), k_y(v)) for k, v in enumerate(ndcg, 1)])
     # The columns, DCG@k on the right axis: the tallest is the largest DCG.
-    columns = [r for r in chart.iter(f"{SVG}rect") if r.get("opacity")]
+    columns = [rect for group in chart.findall(f"{SVG}g") for rect in group.findall(f"{SVG}rect")]
     assert_near([float(r.get("height")) for r in columns], (136 - 12) * dcg / dcg.max())
     assert_near([float(r.get("x")) + float(r.get("width")) / 2 for r in columns], [k_x(k, 8) for k in range(1, 9)])
     assert f"{dcg.max():.2f}" in [t.text for t in chart.iter(f"{SVG}text")]
