@@ -39,6 +39,10 @@ def view_model(view: FigureView) -> dict[str, Any]:
     return {name: getattr(view, name) for name in sorted(own)}
 
 
+# The Save PNG, Save SVG and Save chart buttons' module (figures/picture.js).
+PICTURE_MODULE = "explainer/picture"
+
+
 def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
     """What element.js receives: the shared modules, the stylesheets, and each named figure (default: all).
 
@@ -52,9 +56,6 @@ def bundle(names: Iterable[str] | None = None) -> dict[str, Any]:
     if names is None:
         data["imports"][PICTURE_MODULE] = ""
     return data
-
-
-PICTURE_MODULE = "explainer/picture"
 
 
 def bundle_of(views: dict[str, tuple[str, str, FigureView]]) -> dict[str, Any]:
