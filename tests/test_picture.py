@@ -269,10 +269,11 @@ def test_a_picture_leaves_the_page_as_it_was(server, page, tmp_path):
     page.goto(f"{server.url}/binary?{BINARY_QUERY}")
     page.locator(".fig-picture-save").first.wait_for()
     before = page.locator(".fig-frame").evaluate("f => [f.className, f.getBoundingClientRect().height]")
-    save(page, "svg", tmp_path)
-    after = page.locator(".fig-frame").evaluate("f => [f.className, f.getBoundingClientRect().height]")
-    assert after == before
-    assert "present" not in after[0]
+    for kind in ("svg", "chart"):
+        save(page, kind, tmp_path)
+        after = page.locator(".fig-frame").evaluate("f => [f.className, f.getBoundingClientRect().height]")
+        assert after == before
+        assert "present" not in after[0]
 
 
 @pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
