@@ -137,7 +137,7 @@ export async function takePicture(frame, type, chart = null) {
  * Lay the frame out as presenter view does, without its controls, and copy it. The copy is made
  * in a resize observer's callback, which runs after the figure's own observers (they place the
  * cutoff marker for the new row heights) and before the browser paints: the page never shows
- * the changed layout. `copy()` makes the picture: { svg(scale), width, height }.
+ * the changed layout. `copyLaidOut()` makes the picture from it: { svg(scale), width, height }.
  */
 function capture(frame, copyLaidOut) {
   const page = document.documentElement.style;
@@ -292,6 +292,7 @@ function drawText(node, style, into, origin) {
   }
 }
 
+// A font's ascent, from a canvas: how far below a line's top its text's baseline is.
 let measurer = null;
 function measure(font) {
   measurer ??= document.createElement("canvas").getContext("2d");
@@ -331,7 +332,7 @@ function copySvg(element, into, parentStyle) {
   for (const [name, start] of Object.entries(PAINTED)) {
     const value = svgValue(name, style.getPropertyValue(name));
     const inherited = parentStyle && name !== "opacity" ? svgValue(name, parentStyle.getPropertyValue(name)) : start;
-    // Fill and stroke on every element: some renderers (ImageMagick's) carry a sibling's over.
+    // Fill and stroke on every element, inherited or not: ImageMagick's renderer outlined shapes that left them to inheritance.
     if (value !== inherited || name === "fill" || name === "stroke") into.setAttribute(name, value);
   }
   // A colour with an alpha (rgba) is a colour and an opacity in SVG 1.1, which slide tools read.
