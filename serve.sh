@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one entry point a newcomer needs.
 #   ./serve.sh [options]      serve the explainer on http://localhost:5006 (see --help)
-#   ./serve.sh test [args]    install the test tools, lint, find a Chromium, run the whole suite
+#   ./serve.sh test [args]    install the test tools, lint, run the Node tests, find a Chromium, run the whole suite
+#   ./serve.sh test-js [node options]   the Node tests alone (tests/js: the modules' logic, in Node 18.19+ or 20.6+)
 #   ./serve.sh lint           lint only: ruff (Python) and, where Node.js is installed, ESLint
 #   ./serve.sh export DIR     write the pages as self-contained HTML files
 #   ./serve.sh screenshots    regenerate the README's screenshots in assets/
@@ -60,6 +61,25 @@ lint() {
   fi
 }
 
+# The Node tests (tests/js): the figure modules' pure logic under Node's own test runner, their
+# `explainer/...` imports resolved by tests/js/register.mjs's hook (module.register: Node 18.19 and
+# 20.6 on). Where Node or the hook is missing they are skipped, with one line saying so.
+node_tests() {
+  if ! command -v node >/dev/null 2>&1; then
+    echo "Node.js is not installed: skipping the Node tests (tests/js), which need Node 18.19 or 20.6 and later." >&2
+    return 0
+  fi
+  if ! node -e 'process.exit(typeof require("node:module").register === "function" ? 0 : 1)'; then
+    echo "Node.js $(node --version) is too old: skipping the Node tests (tests/js), which need Node 18.19 or 20.6 and later." >&2
+    return 0
+  fi
+  # A folder, not a glob: node --test takes globs only from Node 21.
+  if ! EXPLAINER_PYTHON="$VENV/bin/python" node --test-reporter=spec "$@" --import ./tests/js/register.mjs --test tests/js/; then
+    echo "The Node tests failed (tests/js): see above." >&2
+    return 1
+  fi
+}
+
 # Print the path of a Chromium for the browser tests, installing one if none is found.
 find_chromium() {
   if [ -n "${EXPLAINER_CHROMIUM:-}" ]; then
@@ -89,9 +109,16 @@ case "${1:-}" in
     shift
     ensure_installed test
     lint
+    node_tests
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM
     exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  test-js)
+    # Node's options, e.g. --experimental-test-coverage or --test-name-pattern=flip.
+    shift
+    ensure_installed test
+    node_tests "$@"
     ;;
   lint)
     ensure_installed test

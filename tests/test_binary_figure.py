@@ -1,15 +1,11 @@
 """Figure 1 in a real Chromium: what a reader sees and does, and its sync with Python."""
 
-import base64
-import json
-import random
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics
-from explainer.figures.base import HERE, IMPORT_MAP
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.metrics import format_number
 
@@ -275,130 +271,6 @@ def test_enter_and_space_on_a_focused_row_flip_it(page, serve_object):
     expect(note(page, "recall")).to_have_text("R = 4 in the list + 2 missed = 6")
     expect_state_shown(page, flipped, 5, missed)
     wait_until(lambda: figure.state.to_dict() == state_of(flipped, 5, missed), message="Python to see rank 2 flipped")
-
-
-def test_flipping_on_when_nothing_is_missed_grows_r_by_one(page, serve_object):
-    figure = BinaryFigure(missed=0)
-    page.goto(serve_object(figure))
-    expect(note(page, "recall")).to_have_text("R = 5 in the list + 0 missed = 5")
-    expect(formula(page, "recall")).to_have_text(f"R@5 = 3 / 5 = {format_number(3 / 5)}")
-    expect(fewer_missed(page)).to_have_attribute("aria-disabled", "true")
-
-    row_button(page, 1).click()
-    flipped = [True] + ARTICLE[1:]
-    # Nothing missed to bring in, so R grows: 6 in the list + 0 missed.
-    expect(note(page, "recall")).to_have_text("R = 6 in the list + 0 missed = 6")
-    expect(formula(page, "recall")).to_have_text(f"R@5 = 4 / 6 = {format_number(4 / 6)}")
-    expect(formula(page, "ap")).to_have_text(
-        f"AP = (1/1 + 2/2 + 3/3 + 4/5 + 5/8 + 6/11) / 6 = "
-        f"{format_number((1 / 1 + 2 / 2 + 3 / 3 + 4 / 5 + 5 / 8 + 6 / 11) / 6)}"
-    )
-    expect_state_shown(page, flipped, 5, 0)
-    expect(fewer_missed(page)).to_have_attribute("aria-disabled", "true")
-    wait_until(lambda: figure.state.to_dict() == state_of(flipped, 5, 0), message="Python to see rank 1 relevant")
-    assert figure.state.n_relevant == 5 + 1
-
-    # Another: R grows again, to 7.
-    row_button(page, 4).click()
-    expect(note(page, "recall")).to_have_text("R = 7 in the list + 0 missed = 7")
-    flipped[3] = True
-    wait_until(lambda: figure.state.to_dict() == state_of(flipped, 5, 0), message="Python to see rank 4 relevant")
-    assert figure.state.n_relevant == 7
-
-
-def test_flipping_off_when_twelve_are_missed_shrinks_r_by_one(page, serve_object):
-    figure = BinaryFigure(missed=12)
-    page.goto(serve_object(figure))
-    expect(note(page, "recall")).to_have_text("R = 5 in the list + 12 missed = 17")
-    expect(more_missed(page)).to_have_attribute("aria-disabled", "true")
-
-    row_button(page, 2).click()
-    flipped = with_flips(ARTICLE, 12, 2)[0]
-    # The missed count is at its maximum, so rank 2's document leaves the collection: R = 16.
-    expect(note(page, "recall")).to_have_text("R = 4 in the list + 12 missed = 16")
-    expect(formula(page, "recall")).to_have_text(f"R@5 = 2 / 16 = {format_number(2 / 16)}")
-    expect(formula(page, "ap")).to_have_text(
-        f"AP = (1/3 + 2/5 + 3/8 + 4/11) / 16 = {format_number((1 / 3 + 2 / 5 + 3 / 8 + 4 / 11) / 16)}"
-    )
-    expect(formula(page, "rr")).to_have_text(f"RR = 1 / 3 = {format_number(1 / 3)}")
-    expect_state_shown(page, flipped, 5, 12)
-    expect(more_missed(page)).to_have_attribute("aria-disabled", "true")
-    wait_until(lambda: figure.state.to_dict() == state_of(flipped, 5, 12), message="Python to see rank 2 off")
-    assert figure.state.n_relevant == 4 + 12
-
-    # Turned relevant again, it comes from the missed: missed 11, R stays 16.
-    row_button(page, 2).click()
-    expect(note(page, "recall")).to_have_text("R = 5 in the list + 11 missed = 16")
-    expect_state_shown(page, ARTICLE, 5, 11)
-    expect(more_missed(page)).to_have_attribute("aria-disabled", "false")
-    wait_until(lambda: figure.state.to_dict() == state_of(ARTICLE, 5, 11), message="Python to see 11 missed")
-
-
-def test_python_flip_and_the_browser_agree_on_a_sequence_of_clicks(page, serve_object):
-    figure = BinaryFigure()
-    page.goto(serve_object(figure))
-    expect_state_shown(page, ARTICLE, 5, 1)
-    reference = BinaryState()
-
-    def click_and_compare(rank):
-        reference.flip(rank)
-        expected = reference.to_dict()
-        row_button(page, rank).click()
-        expect_state_shown(page, expected["relevant"], expected["k"], expected["missed"])
-        wait_until(lambda: figure.state.to_dict() == expected, message=f"Python to see the click on rank {rank}")
-        assert figure.state.n_relevant == reference.n_relevant
-
-    # missed: 1 -> 0, 0 (R grows to 7), 1, 2, 1, 0, 0 (R grows to 8), 1, 0.
-    clicks = (1, 4, 4, 2, 6, 7, 9, 9, 12)
-    for rank in clicks:
-        click_and_compare(rank)
-    assert (reference.relevant, reference.missed) == with_flips(ARTICLE, 1, *clicks)
-    assert reference.missed == 0
-    assert reference.n_relevant == 8
-
-    # Near the top: 11 missed, set from Python on both; then past 12 (R shrinks at rank 3).
-    reference.missed = 11
-    on_server(figure.state.param.update, missed=11)
-    expect(page.locator(".stepper-value")).to_have_text("11")
-    # Relevant now: 1, 3, 5, 6, 7, 8, 11, 12 (R = 8 + 11 = 19). missed: 11 -> 12 (rank 1 off),
-    # 12 (rank 3 off, R shrinks to 18), 11 (rank 3 on), 12 (rank 6 off), 12 (rank 7 off, R 17), 11.
-    for rank in (1, 3, 3, 6, 7, 7):
-        click_and_compare(rank)
-    assert (reference.missed, reference.n_relevant) == (11, 6 + 11)
-
-
-def test_the_exported_flip_matches_python_on_random_sequences(page):
-    """binary.js's flip(state, rank), called directly, against BinaryState.flip, bounds included."""
-    module = "data:text/javascript;base64," + base64.b64encode((HERE / "binary.js").read_bytes()).decode("ascii")
-    page.set_content(f'<script type="importmap">{json.dumps(IMPORT_MAP)}</script>')
-    assert page.evaluate("async (url) => typeof (window.figure = await import(url)).flip", module) == "function"
-
-    rng = random.Random(1)
-    cases = []
-    for _ in range(30):
-        start = {
-            "relevant": [rng.random() < 0.5 for _ in range(12)],
-            "k": rng.randint(1, 12),
-            "missed": rng.choice([0, 1, 11, 12, rng.randint(0, 12)]),
-        }
-        cases.append((start, [rng.randint(1, 12) for _ in range(40)]))
-    js = page.evaluate(
-        """([cases, limits]) => cases.map(([start, ranks]) => {
-            let state = start;
-            return ranks.map((rank) => (state = window.figure.flip(state, rank, limits)));
-        })""",
-        [cases, BinaryState.limits()],
-    )
-    grew = shrank = 0
-    for (start, ranks), js_states in zip(cases, js, strict=True):
-        state = BinaryState(**start)
-        for rank, js_state in zip(ranks, js_states, strict=True):
-            before = state.n_relevant
-            state.flip(rank)
-            assert js_state == state.to_dict(), f"{start}, {ranks}"
-            grew += state.n_relevant > before
-            shrank += state.n_relevant < before
-    assert grew and shrank  # both bounds were reached: R grew at missed 0 and shrank at missed 12
 
 
 # -- the cutoff ----------------------------------------------------------------------------

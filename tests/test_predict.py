@@ -137,33 +137,6 @@ def test_guesses_that_are_not_numbers_from_0_to_1_get_a_plain_message_and_reveal
     expect(status).to_have_text("")
 
 
-def test_guess_parsing_and_judging_round_as_the_cards_do(page, address):
-    page.goto(address("exported", "/binary"))
-    got = page.evaluate(
-        """() => {
-            const { parseGuess, judgeGuess } = RelevanceFigure.load("explainer/predict");
-            const typed = [".4", "0,4", "40%", "1", "0", "1.01", "-0.1", "abc", "", "  0.25 "];
-            return {
-                parsed: typed.map((t) => parseGuess(t)),
-                judged: [
-                    judgeGuess(0.456, 0.454), judgeGuess(0.4, 0.6), judgeGuess(0.451, 0.454), judgeGuess(null, 1),
-                    judgeGuess(0.5, 0.375),
-                ],
-            };
-        }"""
-    )
-    values = [entry.get("value", "problem") for entry in got["parsed"]]
-    assert values == [0.4, 0.4, 0.4, 1, 0, "problem", "problem", "problem", None, 0.25]
-    assert [j["text"] for j in got["judged"]] == [
-        "0.45: your guess 0.46, off by 0.01.",
-        "0.60: your guess 0.40, off by 0.20.",
-        "0.45: your guess 0.45, right.",
-        "1.00: no guess.",
-        # Recall 3/8 is shown as 0.38: a guess of 0.50 is 0.12 from what the reader sees.
-        "0.38: your guess 0.50, off by 0.12.",
-    ]
-
-
 @pytest.mark.parametrize("mode", MODES_QUICK)
 def test_the_keyboard_alone_switches_predict_mode_guesses_and_reveals(page, address, mode):
     page.goto(address(mode, "/binary?k=4"))

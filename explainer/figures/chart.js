@@ -17,6 +17,27 @@ function svg(tag, attrs = {}) {
 }
 
 /**
+ * Where a chart of `count` columns puts things, in its viewBox: column k's centre `x(k)` and its
+ * width `step`, a value's height `y(v, max)` (lines share 0 to 1; columns are scaled to `max`),
+ * the column `nearest(at)` a pointer at x = `at` is over (its k, maybe outside 1..count), and
+ * whether column k's tick is `labelled`: up to 15 columns every k; beyond (the workbench's lists
+ * of 30), 1 and every fifth, since two-digit labels would run into each other.
+ */
+export function kChartScale(count) {
+  const innerW = WIDTH - PAD.left - PAD.right;
+  const innerH = HEIGHT - PAD.top - PAD.bottom;
+  const step = innerW / count;
+  return {
+    step,
+    innerH,
+    x: (k) => PAD.left + step * (k - 0.5),
+    y: (v, max = 1) => PAD.top + innerH * (1 - (max > 0 ? v / max : 0)),
+    nearest: (at) => Math.round((at - PAD.left) / step + 0.5),
+    labelled: (k) => count <= 15 || k === 1 || k % 5 === 0,
+  };
+}
+
+/**
  * A chart of measures by k. Options:
  *   count       the largest k (the list's length, from the state class's limits)
  *   label       the chart's accessible name, as "P@k and R@k for every k"
@@ -40,11 +61,7 @@ export function createKChart({ count, label, series, onK }) {
   const legend = h("figcaption", "kchart-legend");
   el.append(key, plot, legend);
 
-  const innerW = WIDTH - PAD.left - PAD.right;
-  const innerH = HEIGHT - PAD.top - PAD.bottom;
-  const step = innerW / count;
-  const x = (k) => PAD.left + step * (k - 0.5);
-  const y = (v, max = 1) => PAD.top + innerH * (1 - (max > 0 ? v / max : 0));
+  const { step, innerH, x, y, nearest: columnAt, labelled } = kChartScale(count);
 
   // The band behind column k, then the axes, then the series, then the dots.
   const band = svg("rect", { class: "kchart-band", y: PAD.top, width: step, height: innerH });
@@ -57,10 +74,7 @@ export function createKChart({ count, label, series, onK }) {
   }
   const columnsMax = svg("text", { class: "kchart-tick kchart-max", x: WIDTH - PAD.right + 4, y: y(1) + 4 });
   plot.append(columnsMax);
-  const kTicks = [];
-  // Up to 15 columns every k is labelled; beyond (the workbench's lists of 30), 1 and every fifth,
-  // since two-digit labels would run into each other. The marker's label names the current k.
-  const labelled = (k) => count <= 15 || k === 1 || k % 5 === 0;
+  const kTicks = []; // labelled as kChartScale says; the marker's label names the current k
   for (let k = 1; k <= count; k++) {
     const tick = svg("text", {
       class: labelled(k) ? "kchart-tick" : "kchart-tick is-unlabelled",
@@ -106,8 +120,7 @@ export function createKChart({ count, label, series, onK }) {
   };
   const nearest = (clientX) => {
     const box = plot.getBoundingClientRect();
-    const at = ((clientX - box.left) / box.width) * WIDTH;
-    return Math.round((at - PAD.left) / step + 0.5);
+    return columnAt(((clientX - box.left) / box.width) * WIDTH);
   };
   // A finger moves k once it is known not to scroll the page: on its first sideways move or when
   // it lifts (a tap). A vertical swipe is the browser's (touch-action: pan-y), which cancels it.
@@ -225,6 +238,22 @@ export function createKChart({ count, label, series, onK }) {
 }
 
 const PR_PAD = { left: 30, right: 62, top: 20, bottom: 24 };
+
+/**
+ * Where the precision-recall view draws the relevant documents never retrieved: each at precision
+ * 0 and the recall reached had it been found, after the `points`' relevant ranks (none when R = 0).
+ */
+export function missedRecalls(points, missed, nRelevant) {
+  const found = points.filter((p) => p.relevant).length;
+  return Array.from({ length: nRelevant ? missed : 0 }, (_, j) => (found + j + 1) / nRelevant);
+}
+
+/** The precision-recall view's description: every point's R@k and P@k, the current k, and the legend. */
+export function prDescription(points, k, legend) {
+  const f = (v) => formatNumber(v);
+  const each = points.map((p) => `k = ${p.k}${p.relevant ? " (relevant)" : ""}: R@${p.k} ${f(p.recall)}, P@${p.k} ${f(p.precision)}`);
+  return `${each.join("; ")}. The current k is ${k}. ${legend}`;
+}
 let prCharts = 0; // each view's title and description have ids of their own
 
 /**
@@ -321,10 +350,9 @@ export function createPrChart({ label }) {
     );
     // A relevant document never retrieved: its precision counts 0 in AP, drawn on the axis where
     // recall would have reached had it been found.
-    const found = points.filter((p) => p.relevant).length;
     missedGroup.replaceChildren(
-      ...Array.from({ length: nRelevant ? missed : 0 }, (_, j) =>
-        svg("circle", { class: "prchart-point is-missed", cx: x((found + j + 1) / nRelevant), cy: y(0), r: 5, "data-precision": 0 }),
+      ...missedRecalls(points, missed, nRelevant).map((recall) =>
+        svg("circle", { class: "prchart-point is-missed", cx: x(recall), cy: y(0), r: 5, "data-precision": 0 }),
       ),
     );
     const at = points[k - 1];
@@ -340,8 +368,7 @@ export function createPrChart({ label }) {
     setText(apLabel, `AP ${f(ap)}`);
     setText(current, `R@${k} ${f(at.recall)}, P@${k} ${f(at.precision)}`);
     setText(title, `${label}, k = 1 to ${points.length}`);
-    const each = points.map((p) => `k = ${p.k}${p.relevant ? " (relevant)" : ""}: R@${p.k} ${f(p.recall)}, P@${p.k} ${f(p.precision)}`);
-    setText(desc, `${each.join("; ")}. The current k is ${k}. ${text}`);
+    setText(desc, prDescription(points, k, text));
     setText(legend, text);
   }
 }

@@ -1,5 +1,6 @@
-// ESLint for the explainer's JavaScript: the browser modules of the package (ES modules) and the
-// benchmark's and tests' page scripts (plain scripts run in a page). ./serve.sh test runs it.
+// ESLint for the explainer's JavaScript: the browser modules of the package (ES modules), the
+// benchmark's and tests' page scripts (plain scripts run in a page) and the Node tests (tests/js,
+// ES modules run by Node). ./serve.sh test runs it.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -21,6 +22,17 @@ export default [
     ignores: ["tests/lint/**"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: "latest", sourceType: "script", globals: globals.browser },
+    rules: {
+      ...js.configs.recommended.rules,
+      "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      "prefer-const": "error",
+      eqeqeq: ["error", "always"],
+    },
+  },
+  {
+    files: ["tests/js/**/*.mjs"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: "latest", sourceType: "module", globals: globals.node },
     rules: {
       ...js.configs.recommended.rules,
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
