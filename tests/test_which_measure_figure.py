@@ -93,6 +93,24 @@ def test_the_sentence_follows_the_lists_once_the_reader_changes_them(page, serve
 
 
 @pytest.mark.browser
+def test_values_that_only_round_alike_are_told_apart_and_shown_with_the_digits_that_differ(page, serve_object):
+    # AP = (1/7 + 2/8) / 2 for A and 1/5 for B: both show as 0.20, but they differ.
+    a, b = [0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 1, 0, 0, 0]
+    state = WhichMeasureState(measure="ap", a=a, b=b)
+    ap_a, ap_b = state.values("a")["ap"], state.values("b")["ap"]
+    assert ap_a == pytest.approx((1 / 7 + 2 / 8) / 2) and ap_b == pytest.approx(1 / 5)
+    assert f(ap_a) == f(ap_b) and ap_a != ap_b
+    page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=ap&a=0,0,0,0,0,0,1,1&b=0,0,0,0,1,0,0,0")
+    expect(page.locator(".which-says")).to_have_text(
+        f"Your lists: AP is {f(ap_a, 4)} for A and {f(ap_b, 4)} for B, so it tells them apart."
+    )
+    expect(page.locator(".which-compare tr[data-measure=ap] td.num")).to_have_text([f(ap_a, 4), f(ap_b, 4)])
+    expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("≠ differs")
+    # P@5 is 0/5 against 1/5: two decimals tell them apart, so two are shown.
+    expect(page.locator(".which-compare tr[data-measure=precision] td.num")).to_have_text(["0.00", "0.20"])
+
+
+@pytest.mark.browser
 def test_the_cutoff_is_labelled_where_it_falls(page, serve_object):
     page.goto(serve_object(WhichMeasureFigure()))
     mark = page.locator(".which-ruler-mark")
