@@ -270,7 +270,9 @@ function build(shell) {
   const recall = createCard("Recall@k: how much of what is relevant is in the top k", { metric: "recall" });
   const hitRate = createCard("Hit rate@k: is anything relevant in the top k?", {
     metric: "hit-rate",
-    blind: `Also called ${model.hit_rate_names.join(", ")}; some documentation calls it RecallAtK.`,
+    // ir_measures' Success notes that some call hit rate Recall@k; trec_eval, ir_measures and
+    // Elasticsearch (RecallAtK.java) keep that name for recall.
+    blind: `Also called ${model.hit_rate_names.join(", ")}. Some call it Recall@k, a name trec_eval, ir_measures and Elasticsearch's RecallAtK keep for recall.`,
   });
   const pair = h("div", "conv-pair");
   pair.append(recall.el, hitRate.el);

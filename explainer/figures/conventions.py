@@ -26,13 +26,14 @@ from explainer.figures.params import Count, Grades, Permutation
 # cut at k = 5, where every convention gives a different number.
 ARTICLE_MISSED_GRADES = (3, 2)
 DEFAULT_K = 5
-# k runs past the list's eight results to trec_eval's usual cut, 10: the list's DCG stops growing
-# there, but the ideal of every judged document (the missed ones too) does not, so NDCG@10 can
-# tell another story than NDCG@3.
+# k runs past the list's eight results to 10, one of the depths trec_eval's ndcg_cut reports by
+# default (5, 10, 15, 20, 30, 100, ...): past the list its DCG stops growing, but the ideal of every
+# judged document (the missed ones too) grows while judged relevant documents remain.
 MAX_K = 10
-# Two orders of the list's documents (grades 3, 3, 2, 0, 0, 1, 1, 2 and 3, 2, 2, 3, 1, 1, 0, 0):
-# with the missed 3 and 2, NDCG@3 prefers the first and NDCG@10 the second (trec_eval's ndcg_cut).
-DISAGREEING_ORDERS = ((1, 5, 3, 2, 4, 6, 0, 7), (1, 3, 7, 5, 0, 6, 2, 4))
+# The same eight results with four missed 2s, or with two missed 3s: by trec_eval's ndcg_cut the
+# first scores higher at k = 3 and k = 8 and lower at k = 10, where only its ideal still grows
+# (ten relevant documents against eight). With the exponential gain the first stays ahead.
+DISAGREEING_MISSED = ((2, 2, 2, 2), (3, 3))
 MAX_MISSED = 6
 
 
@@ -92,12 +93,14 @@ CONVENTIONS = (
             "ranx ndcg_burges@k",
             # o19s/quepid db/scorers/ndcg_cut@10.js: gain Math.pow(2, r) - 1; ideal = topRatings(k),
             # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
-            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k).
-            "Quepid ndcg_cut@10 scorer",
+            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k). Its
+            # k is a setting ("var k = 10 // @Rank"), so the row's k stands in for its 10.
+            "Quepid ndcg_cut@10 scorer, with k for its 10",
             # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
             # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
-            # and is cut at the number of hits returned (at most k): the top k when k results came back.
-            "Elasticsearch rank_eval dcg, normalize: true",
+            # and is cut at the number of hits returned (a search of size k): this row while k
+            # results come back; for a k past the list's end, its ideal stops at the last hit.
+            "Elasticsearch rank_eval dcg, normalize: true, when k hits come back",
         ),
     ),
     Convention(
@@ -111,7 +114,8 @@ CONVENTIONS = (
             # Math.pow(2, r) - 1; the ideal pushes every rated document (eachDocWithRating) and is
             # summed by DCG(ideal, ideal.length), not cut at k. Its test expects 0.64 for ratings
             # 0, 3, 1 (test/services/javascript_scorer_test.rb), which the exponential gain gives.
-            "Quepid nDCG@10 scorer",
+            # Its k is a setting too ("let k = 10 // @Rank").
+            "Quepid nDCG@10 scorer, with k for its 10",
         ),
     ),
     Convention(
@@ -134,8 +138,9 @@ CONVENTIONS = (
         used_by=(
             # explainer/figures/ndcg.py NdcgState.values: metrics.ndcg_at_k(ranked, k, gain), no judged=.
             "figure 2 of this explainer",
-            # The usual few lines: ideal = dcg(sorted(grades, reverse=True), k).
-            "the common tutorial recipe (sort the list's own grades for the ideal)",
+            # The few lines many code examples write: ideal = dcg(sorted(grades, reverse=True), k); the
+            # definitions (Järvelin and Kekäläinen; trec_eval m_ndcg_cut.c; ranx ndcg.py) take the judged.
+            "a common shortcut in code examples (the ideal sorted from the list's own grades)",
         ),
     ),
 )
