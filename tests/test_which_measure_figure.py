@@ -53,14 +53,14 @@ def test_clicking_a_square_changes_the_list_and_the_numbers(page, serve_object):
 @pytest.mark.browser
 def test_graded_squares_step_through_unjudged_and_the_grades(page, serve_object):
     page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=ndcg")
-    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='2']")
-    expect(cell).to_have_text("?")
-    for expected_text in ["0", "1", "2", "3", "?"]:
+    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='3']")
+    expect(cell).to_have_text("0")
+    for expected_text in ["1", "2", "3", "?", "0"]:
         cell.click()
         expect(cell).to_have_text(expected_text)
     page.wait_for_url(re.compile(r"measure=ndcg$"))
     cell.click()
-    page.wait_for_url(re.compile(r"measure=ndcg&a=3,0,2,0,1,0,0,0&b=3,0,2,0,1,0,0,0"))
+    page.wait_for_url(re.compile(r"measure=ndcg&a=1,1,1,0,0,0,0,0&b=3,3,0,0,0,0,0,0"))
 
 
 @pytest.mark.browser
@@ -125,6 +125,9 @@ def test_the_cutoff_is_labelled_where_it_falls(page, serve_object):
 @pytest.mark.browser
 def test_a_link_with_an_unjudged_square_keeps_its_question_mark_readable(page, server):
     page.goto(server.url + "/which-measure?measure=ndcg")
-    page.locator(".which-list[data-list=b] .which-cell[data-rank='2']").click()  # 0 -> 1
-    page.wait_for_url(re.compile(r"a=3,\?,2,0,1,0,0,0&b=3,1,2"))
+    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='3']")
+    for expected_text in ["1", "2", "3", "?"]:  # 0 -> 1 -> 2 -> 3 -> unjudged
+        cell.click()
+        expect(cell).to_have_text(expected_text)
+    page.wait_for_url(re.compile(r"a=1,1,\?,0,0,0,0,0&b=3,3,0"))
     assert "%3F" not in page.url

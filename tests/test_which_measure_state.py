@@ -31,7 +31,7 @@ def test_bad_values_are_refused(field, value):
         WhichMeasureState().update_from_dict({field: value})
 
 
-SYMBOLS = {"precision": "P@{k}", "recall": "R@{k}", "rr": "RR", "ap": "AP", "ndcg": "NDCG", "judged": "Judged@{k}"}
+SYMBOLS = {"precision": "P@{k}", "recall": "R@{k}", "rr": "RR", "ap": "AP", "ndcg": "NDCG", "dcg": "DCG@{k}"}
 
 
 @pytest.mark.parametrize("key", list(DEMOS))

@@ -4,6 +4,7 @@
 // number follows. State: { measure, a: [8 grades or null], b: [8 grades or null] }.
 import {
   averagePrecision,
+  dcgAtK,
   formatNumber,
   ndcgAtK,
   precisionAtK,
@@ -29,7 +30,7 @@ const LABELS = {
   rr: () => "RR",
   ap: () => "AP",
   ndcg: (k) => `NDCG@${k}`,
-  judged: (k) => `Judged@${k}`,
+  dcg: (k) => `DCG@${k}`,
 };
 
 /** The values a demo shows for one list, from the metrics module (null grades are unjudged). */
@@ -44,7 +45,7 @@ export function demoValues(grades, demo) {
     rr: () => reciprocalRank(binary),
     ap: () => averagePrecision(binary, n),
     ndcg: () => ndcgAtK(grades, k, "exponential"),
-    judged: () => grades.slice(0, k).filter((g) => g !== null).length / k,
+    dcg: () => dcgAtK(grades, k, "exponential"),
   };
   return Object.fromEntries(demo.shown.map((key) => [key, every[key]()]));
 }
