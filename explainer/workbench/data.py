@@ -2,8 +2,8 @@
 
 Nothing here draws. ``Loaded`` holds what a reader gave (qrels, one or two runs, the topics'
 texts, the documents' titles); ``table_of`` evaluates it with ``explainer.evaluation`` (every
-number of the table, the means and the statistics come from there, as trec_eval computes
-them) and ``query_of`` gives one query's two ranked lists, their grades, the judged documents
+number of the table, the means and the statistics come from there: the per-query measures as
+trec_eval computes them, the statistics from scipy) and ``query_of`` gives one query's two ranked lists, their grades, the judged documents
 they missed, and the states of figure 1 and of the conventions figure for each list, made by
 the figures' own state classes (``BinaryState.for_list``, ``ConventionsState.for_list``).
 """
