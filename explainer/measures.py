@@ -35,7 +35,7 @@ MEASURES = (
         key="recall",
         name="Recall@k",
         symbol="R@k",
-        question="How much of everything relevant made it into the top k?",
+        question="How much of what was judged relevant made it into the top k?",
         blind_to="Order inside the top k. It also needs R, the number of documents judged relevant for the query.",
         use_when="Missing a relevant document is costly, or a later stage reranks the top k.",
     ),

@@ -106,6 +106,7 @@ def test_values_that_only_round_alike_are_told_apart_and_shown_with_the_digits_t
     )
     expect(page.locator(".which-compare tr[data-measure=ap] td.num")).to_have_text([f(ap_a, 4), f(ap_b, 4)])
     expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("≠ differs")
+    expect(page.locator(".fig-frame [aria-live=polite]")).to_have_text(f"AP: A {f(ap_a, 4)}, B {f(ap_b, 4)}")
     # P@5 is 0/5 against 1/5: two decimals tell them apart, so two are shown.
     expect(page.locator(".which-compare tr[data-measure=precision] td.num")).to_have_text(["0.00", "0.20"])
 

@@ -13,7 +13,6 @@ import {
 } from "explainer/metrics";
 import { h, Ignored, mountFigure, parseChoice } from "explainer/kit";
 
-const f = (x) => formatNumber(x);
 // Two values are the same only when they are equal, not when they round alike: AP 0.1964 and
 // 0.2000 both show as 0.20. The tolerance absorbs floating-point rounding and nothing more.
 export const same = (x, y) => Math.abs(x - y) <= 1e-12;
@@ -24,6 +23,7 @@ export function pairText(x, y) {
   while (!same(x, y) && formatNumber(x, digits) === formatNumber(y, digits) && digits < 12) digits += 2;
   return [formatNumber(x, digits), formatNumber(y, digits)];
 }
+
 const LABELS = {
   precision: (k) => `P@${k}`,
   recall: (k) => `R@${k}`,
@@ -250,6 +250,7 @@ function build(shell) {
       { key: "a", label: `${chosen} of list A`, value: a[state.measure], el: guesses, hide },
       { key: "b", label: `${chosen} of list B`, value: b[state.measure], el: guesses, hide },
     ]);
-    shell.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
+    const [aText, bText] = pairText(a[state.measure], b[state.measure]);
+    shell.say(`${chosen}: A ${aText}, B ${bText}`);
   };
 }
