@@ -16,6 +16,7 @@ from explainer.evaluation import golden
 from explainer.figures.conventions import ConventionsFigure, ConventionsState
 from explainer.metrics import format_number as f
 from explainer.workbench import data as wb
+from explainer.workbench.view import Workbench
 
 LEVEL = 2
 APPROX = dict(abs=1e-12)
@@ -103,4 +104,25 @@ def test_the_conventions_figure_in_the_browser_counts_relevant_from_the_level(pa
     hit_rate = page.locator(".metric[data-metric=hit-rate]")
     expect(hit_rate.locator(".metric-note")).to_have_text(
         "1 as soon as one result graded 2 or more is in the top 3: here rank 1"
+    )
+
+
+@pytest.mark.browser
+def test_the_workbench_counts_judged_relevant_outside_both_runs_at_the_level(page, serve_object, golden_files):
+    topics, _, qrels, baseline, candidate = golden_files
+    workbench = Workbench(qrels.to_dict(), baseline.to_dict(), candidate.to_dict(), relevance_level=LEVEL)
+    qid = "g003"
+    judged = qrels.to_dict()[qid]
+    retrieved = set(baseline.to_dict()[qid]) | set(candidate.to_dict()[qid])
+    outside = sorted((g for d, g in judged.items() if d not in retrieved), reverse=True)
+    relevant = [g for g in outside if g >= LEVEL]
+    # g003 has grade 1 documents outside both runs: judged, but not relevant at level 2.
+    assert 1 in outside and relevant
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(serve_object(workbench))
+    page.locator(".wb-search").fill(qid)
+    page.locator(f'.wb-row[data-qid="{qid}"] .wb-link').click()
+    expect(page.locator(".wb-missed")).to_have_text(
+        f"Judged relevant, retrieved by neither run: {len(relevant)} (grades {', '.join(map(str, relevant))})."
+        f" {len(outside) - len(relevant)} more judged not relevant."
     )
