@@ -94,7 +94,7 @@ def test_unjudged_documents_are_every_measures_caveat_and_ndcg_has_a_blind_spot_
 
 
 def test_most_of_figure_2s_gap_between_the_gains_is_the_3_under_the_1_at_the_top():
-    """'most of the gap is the 3 at rank 2 under a 1: swap those two and the gains give ...'"""
+    """'most of the gap is the 3 at rank 2 under a 1: swap those two and the exponential and linear gains give ...'"""
     state = NdcgState()
     ranked, k = state.ranked_grades, state.k
     assert state.gain == "exponential" and ranked[:2] == [1, 3]
