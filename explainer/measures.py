@@ -1,7 +1,8 @@
 """What each measure is, declared once: its name, the question it answers, what it is blind to.
 
 The figures' hints, the story page's table and the README read these; the
-numbers themselves come from ``explainer.metrics``.
+numbers themselves come from ``explainer.metrics``. One blind spot is every measure's, so it is
+said once (``UNJUDGED_CAVEAT``), not in a row: a document nobody judged counts as not relevant.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ MEASURES = (
         key="recall",
         name="Recall@k",
         symbol="R@k",
-        question="How much of everything relevant made it into the top k?",
-        blind_to="Order inside the top k. It also needs R, the count of every relevant document.",
+        question="How much of what was judged relevant made it into the top k?",
+        blind_to="Order inside the top k. It also needs R, the number of documents judged relevant for the query.",
         use_when="Missing a relevant document is costly, or a later stage reranks the top k.",
     ),
     Measure(
@@ -59,9 +60,12 @@ MEASURES = (
         name="NDCG@k",
         symbol="NDCG@k",
         question="Is the best material near the top?",
-        blind_to="Documents nobody judged: by default they count as not relevant.",
+        blind_to="How good the best results are: it is normalised per query, so 1s in their best order score 1.00 "
+        "when nothing better was judged.",
         use_when="Judgments are graded and position matters: the usual default.",
     ),
 )
 
 BY_KEY = {measure.key: measure for measure in MEASURES}
+
+UNJUDGED_CAVEAT = "Every one of them counts a document nobody judged as not relevant, by default."

@@ -5,8 +5,8 @@ Pure functions over a ranked list of grades, following trec_eval's conventions:
 - ``grades`` are in rank order, rank 1 first: integers >= 0, or ``None`` for a
   document nobody judged, which counts as not relevant with gain 0.
 - A document is relevant when its grade is >= 1.
-- ``n_relevant`` is the number of relevant documents for the query in the whole
-  collection, including those the list missed.
+- ``n_relevant`` is R, the number of documents judged relevant for the query,
+  including those the list missed (trec_eval counts it from the qrels).
 - ``k`` is a cutoff >= 1; it may be larger than the list (missing ranks are not
   relevant, and precision still divides by ``k``).
 
@@ -130,7 +130,7 @@ def precision_at_k(grades: Sequence[Grade], k: int) -> float:
 def recall_at_k(grades: Sequence[Grade], k: int, n_relevant: int) -> float:
     """R@k = (relevant results in the top k) / n_relevant; 0 when n_relevant is 0.
 
-    ``n_relevant`` counts every relevant document for the query, those the list missed included.
+    ``n_relevant`` is R, the documents judged relevant for the query, those the list missed included.
     """
     checked = _check_grades(grades)
     n_relevant = _check_n_relevant(n_relevant, checked)
@@ -161,7 +161,7 @@ def average_precision_terms(grades: Sequence[Grade], k: int | None = None) -> li
 def average_precision(grades: Sequence[Grade], n_relevant: int, k: int | None = None) -> float:
     """AP = (sum of P@i over each relevant rank i, i <= k if given) / n_relevant; 0 if n_relevant is 0.
 
-    Divides by every relevant document for the query, found or not (not by
+    Divides by R, the documents judged relevant for the query, found or not (not by
     min(k, n_relevant)), as trec_eval's ``map`` and ``map_cut_k`` do.
     """
     checked = _check_grades(grades)
@@ -228,7 +228,7 @@ def mean_reciprocal_rank(rankings: Sequence[Sequence[Grade]]) -> float:
 def mean_average_precision(rankings: Sequence[Sequence[Grade]], n_relevants: Sequence[int]) -> float:
     """MAP = the mean of the average precisions of several queries; 0 for no queries.
 
-    ``n_relevants[q]`` is query q's number of relevant documents in the collection.
+    ``n_relevants[q]`` is query q's R, its number of documents judged relevant.
     """
     rankings = _check_rankings(rankings)
     if isinstance(n_relevants, (str, bytes)) or not isinstance(n_relevants, (Sequence, np.ndarray)):
@@ -418,8 +418,8 @@ def ndcg_at_k_batch(
 
     ``ideal[ideal_offsets[q]:ideal_offsets[q + 1]]`` holds the grades list q's ideal is
     made of: every judged document of the query for trec_eval's ``ndcg_cut_k`` (as
-    ``ndcg_at_k(..., judged=...)``), or the list's own judged grades for the ideal most
-    tutorials use (as ``ndcg_at_k`` without ``judged``). They are sorted high to low here.
+    ``ndcg_at_k(..., judged=...)``), or the list's own judged grades, a common shortcut in
+    code examples (as ``ndcg_at_k`` without ``judged``). They are sorted high to low here.
     The ideal DCG is cut at k, unless ``cut_ideal`` is False (then it sums every ideal grade).
     """
     k = _check_k(k)

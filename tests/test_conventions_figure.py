@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from explainer.figures.conventions import (
     BY_KEY,
     CONVENTIONS,
+    HIT_RATE_NAMES,
     MAX_MISSED,
     ConventionsFigure,
     ConventionsState,
@@ -84,6 +85,11 @@ def test_the_default_table_and_arithmetic_match_the_metrics(fig):
         expect(fig.convention(c.key).locator(".conv-used li")).to_have_text(list(c.used_by))
     expect(fig.recall).to_have_text("Recall@5 = 3 / 8 = 0.38")
     expect(fig.hit_rate).to_have_text("Hit rate@5 = 1.00")
+    # ir_measures' Success@k: "Some refer to this measure as Recall@k"; Elasticsearch's RecallAtK is recall.
+    expect(fig.page.locator(".metric[data-metric=hit-rate] .metric-blind")).to_have_text(
+        f"Also called {', '.join(HIT_RATE_NAMES)}. Some call it Recall@k, a name trec_eval, ir_measures and"
+        " Elasticsearch's RecallAtK keep for recall."
+    )
     values = ConventionsState().values
     expect(fig.live).to_have_text(
         "NDCG@5 by convention: "
@@ -145,7 +151,7 @@ def test_the_marker_moves_k_by_keyboard(fig):
     fig.wait_python(k=4)
     fig.marker.press("Home")
     fig.expect_state(ARTICLE, IDENTITY, 1, [3, 2])
-    fig.marker.press("End")  # past the eight results, to trec_eval's cut at 10
+    fig.marker.press("End")  # past the eight results, to k = 10
     fig.expect_state(ARTICLE, IDENTITY, 10, [3, 2])
     fig.wait_python(k=10)
     expect(fig.page.locator(".rl-row.rl-below")).to_have_count(0)

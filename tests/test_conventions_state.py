@@ -12,7 +12,7 @@ from explainer.figures.conventions import (
     BY_KEY,
     CONVENTIONS,
     DEFAULT_K,
-    DISAGREEING_ORDERS,
+    DISAGREEING_MISSED,
     MAX_K,
     MAX_MISSED,
     ConventionsFigure,
@@ -70,6 +70,46 @@ def test_each_convention_at_the_default_is_the_arithmetic_written_out():
     assert fmt(values["recall"]) == "0.38" and values["hit_rate"] == 1.0
 
 
+def elasticsearch_ndcg(ranked, k, judged):
+    """Elasticsearch rank_eval's dcg with normalize: true (DiscountedCumulativeGain.java): a search
+    of size k returns at most k hits; gain 2^rating - 1; the ideal is every rating of the request,
+    best first, cut at the number of hits returned."""
+    hits = ranked[:k]
+
+    def dcg(ratings):
+        return sum((2**g - 1) / log2(rank + 1) for rank, g in enumerate(ratings, start=1))
+
+    ideal = sorted(judged, reverse=True)[: min(len(hits), len(judged))]
+    return dcg(hits) / dcg(ideal) if dcg(ideal) else 0.0
+
+
+def test_elasticsearch_is_the_exponential_judged_row_when_k_hits_come_back_and_not_past_the_lists_end():
+    row = BY_KEY["exponential-judged"]
+    assert any(name.startswith("Elasticsearch") and name.endswith("when k hits come back") for name in row.used_by)
+    missed = [3, 3, 2, 2]
+    for k in range(1, MAX_K + 1):
+        state = ConventionsState(k=k, missed_grades=missed)
+        es = elasticsearch_ndcg(state.ranked_grades, k, state.judged)
+        if k <= len(state.ranked_grades):
+            assert state.values["exponential-judged"] == pytest.approx(es, abs=1e-12), k
+        else:  # eight hits: Elasticsearch cuts its ideal at 8, the row at k
+            assert state.values["exponential-judged"] < es, k
+    state = ConventionsState(k=10, missed_grades=missed)
+    assert (
+        fmt(state.values["exponential-judged"]),
+        fmt(elasticsearch_ndcg(state.ranked_grades, 10, state.judged)),
+    ) == (
+        "0.46",
+        "0.47",
+    )
+
+
+def test_quepids_scorers_are_named_with_k_standing_for_their_10():
+    # Quepid's scorers fix k in their code (var k = 10 // @Rank); the table's rows are headed NDCG@k.
+    quepid = [name for c in CONVENTIONS for name in c.used_by if name.startswith("Quepid")]
+    assert quepid and all(name.endswith("with k for its 10") for name in quepid)
+
+
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 10])
 @pytest.mark.parametrize("missed", [[], [3, 2], [1, 1, 1], [3, 3, 3, 3, 3, 3]])
 def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
@@ -102,7 +142,7 @@ def test_the_judged_ideal_rows_agree_with_trec_eval(k, missed):
     assert state.values["recall"] == pytest.approx(linear[f"recall_{k}"], abs=1e-4)
 
 
-def test_k_runs_past_the_eight_results_to_trec_evals_cut_at_10_but_a_real_querys_list_stops_at_its_length():
+def test_k_runs_past_the_eight_results_to_10_but_a_real_querys_list_stops_at_its_length():
     assert ConventionsState.param.k.bounds == (1, MAX_K) == (1, 10)
     missed = [3, 3, 2, 2]
     state = ConventionsState(k=MAX_K, missed_grades=missed)
@@ -115,17 +155,24 @@ def test_k_runs_past_the_eight_results_to_trec_evals_cut_at_10_but_a_real_querys
     assert made.param.k.bounds == (1, 3)
 
 
-def test_ndcg_at_3_and_ndcg_at_10_disagree_on_two_orders_of_the_same_list():
-    """Two orders of figure 2's documents (each reached by promotions): NDCG@3 prefers the first,
-    NDCG@10 (trec_eval's ndcg_cut.10) the second."""
-    first, second = DISAGREEING_ORDERS
+def test_a_cut_past_the_list_reorders_two_queries_because_only_one_ideal_still_grows():
+    """The same eight results with four missed 2s or two missed 3s: by trec_eval's ndcg_cut the
+    first is ahead at k = 3 and k = 8 and behind at k = 10. The list's DCG is the same for both and
+    stops at rank 8; the first's ideal (ten relevant documents) grows past it, the second's (eight)
+    does not. With the exponential gain the first stays ahead."""
+    first, second = DISAGREEING_MISSED
 
-    def ndcg(order, k):
-        return ConventionsState(order=list(order), k=k).values["linear-judged"]
+    def ndcg(missed, k, key="linear-judged"):
+        return ConventionsState(missed_grades=list(missed), k=k).values[key]
 
-    assert ndcg(first, 3) > ndcg(second, 3)
-    assert ndcg(first, 10) < ndcg(second, 10)
-    assert fmt(ndcg(first, 10)) != fmt(ndcg(second, 10)), "the page must show them apart"
+    ranked = ConventionsState().ranked_grades
+    assert metrics.dcg_at_k(ranked, 10, "linear") == metrics.dcg_at_k(ranked, 8, "linear")
+    assert sum(g >= 1 for g in ranked + list(first)) == 10 and sum(g >= 1 for g in ranked + list(second)) == 8
+    assert ndcg(second, 10) == pytest.approx(ndcg(second, 8)) and ndcg(first, 10) < ndcg(first, 8)
+    for k in (3, 8):
+        assert fmt(ndcg(first, k)) > fmt(ndcg(second, k)), k
+    assert fmt(ndcg(first, 10)) < fmt(ndcg(second, 10))
+    assert ndcg(first, 10, "exponential-judged") > ndcg(second, 10, "exponential-judged")
 
 
 def test_the_uncut_ideal_differs_from_the_cut_one_only_when_judged_documents_pass_k():

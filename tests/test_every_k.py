@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
-from explainer.figures.conventions import DISAGREEING_ORDERS, ConventionsState
+from explainer.figures.conventions import DISAGREEING_MISSED, ConventionsState
 from explainer.figures.ndcg import NdcgState
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedState
 from explainer.metrics import format_number as fmt
@@ -437,18 +437,18 @@ def test_judging_one_document_a_step_ends_on_the_revealed_numbers(page, server):
 
 
 def test_the_conventions_figure_shows_ndcg_at_3_and_ndcg_at_10_disagreeing(page, server):
-    """Two orders of the same documents, each a link: NDCG@3 prefers the first, NDCG@10 the second."""
+    """The same list with two sets of missed documents, each a link: NDCG@3 prefers the first, NDCG@10 the second."""
     trec = page.locator('tr[data-convention="linear-judged"] .conv-value')
     shown = {}
-    for order in DISAGREEING_ORDERS:
+    for missed in DISAGREEING_MISSED:
         for k in (3, 10):
-            page.goto(f"{server.url}/conventions?order={','.join(str(d + 1) for d in order)}&k={k}")
-            value = ConventionsState(order=list(order), k=k).values["linear-judged"]
+            page.goto(f"{server.url}/conventions?missed_grades={','.join(map(str, missed))}&k={k}")
+            value = ConventionsState(missed_grades=list(missed), k=k).values["linear-judged"]
             expect(trec).to_have_text(fmt(value))
             expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {k}")
             expect(page.locator(".query-notice")).to_be_hidden()
-            shown[order, k] = value
-    first, second = DISAGREEING_ORDERS
+            shown[missed, k] = value
+    first, second = DISAGREEING_MISSED
     assert shown[first, 3] > shown[second, 3]
     assert shown[first, 10] < shown[second, 10]
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from explainer.figures import unjudged
+from explainer import metrics
+from explainer.figures import unjudged, which_measure
 from explainer.figures.ndcg import SHORT_K, NdcgState
 from explainer.figures.queries import QueriesState
-from explainer.measures import BY_KEY
+from explainer.measures import BY_KEY, UNJUDGED_CAVEAT
 from explainer.pages import STORY, story_numbers
 
 # The numbers story.md may spell out, and why each is not a figure's to compute.
@@ -59,9 +60,50 @@ def test_the_consistent_system_finds_its_first_relevant_result_at_the_same_rank_
 
 
 def test_the_story_does_not_claim_what_only_some_tools_do():
-    # Unjudged documents count as not relevant by default, not in every tool (trec_eval's -J,
-    # ir_measures' judged_only, Elasticsearch's unknown_doc_rating).
+    # Unjudged documents count as not relevant by default, not in every tool: trec_eval's -J
+    # (trec_eval.c) and ir_measures' judged_only (measures/ndcg.py) leave them out, as does
+    # Elasticsearch's precision with ignore_unlabeled (PrecisionAtK.java); its unknown_doc_rating
+    # (DiscountedCumulativeGain.java) gives them a chosen grade instead.
     assert "every tool" not in STORY
     assert "by default" in unjudged.PAGE.title.lower()
-    assert "Documents nobody judged: by default" in BY_KEY["ndcg"].blind_to
-    assert "relevant documents in the whole collection" not in STORY
+    assert (
+        "trec_eval's -J and ir_measures' judged_only leave them out, as Elasticsearch's precision does with"
+        " ignore_unlabeled, while Elasticsearch's unknown_doc_rating gives them a grade you choose" in STORY
+    )
+
+
+def test_r_is_the_number_of_documents_judged_relevant_wherever_it_is_said():
+    # trec_eval counts num_rel from the qrels (form_res_rels.c): R is what the judges marked relevant.
+    texts = {"story": STORY, "R@k card": BY_KEY["recall"].blind_to, "metrics.py": metrics.__doc__}
+    for name, text in texts.items():
+        assert "whole collection," not in text and "every relevant document" not in text, name
+    assert "R, the number of documents judged relevant for the query" in BY_KEY["recall"].blind_to
+
+
+def test_unjudged_documents_are_every_measures_caveat_and_ndcg_has_a_blind_spot_of_its_own():
+    assert all("nobody judged" not in m.blind_to for m in BY_KEY.values())
+    assert UNJUDGED_CAVEAT in which_measure.PAGE.caption
+    # NDCG's own: normalised per query, two lists in their best order both score 1, whatever their grades.
+    state = which_measure.WhichMeasureState()
+    state.choose("ndcg")
+    for name in ("a", "b"):
+        grades = getattr(state, name)
+        assert grades == sorted(grades, reverse=True) and state.values(name)["ndcg"] == 1.0
+    assert max(state.a) == 1 and max(state.b) == 3
+    assert state.values("a")["dcg"] < state.values("b")["dcg"]
+
+
+def test_most_of_figure_2s_gap_between_the_gains_is_the_3_under_the_1_at_the_top():
+    """'most of the gap is the 3 at rank 2 under a 1: swap those two and the exponential and linear gains give ...'"""
+    state = NdcgState()
+    ranked, k = state.ranked_grades, state.k
+    assert state.gain == "exponential" and ranked[:2] == [1, 3]
+    swapped = [ranked[1], ranked[0], *ranked[2:]]
+
+    def gap(grades):
+        return metrics.ndcg_at_k(grades, k, "linear") - metrics.ndcg_at_k(grades, k, "exponential")
+
+    assert 0 < gap(swapped) < gap(ranked) / 2
+    numbers = story_numbers()
+    assert numbers["ndcg_top_swapped"] == metrics.format_number(metrics.ndcg_at_k(swapped, k, "exponential"))
+    assert numbers["ndcg_top_swapped_linear"] == metrics.format_number(metrics.ndcg_at_k(swapped, k, "linear"))

@@ -53,14 +53,14 @@ def test_clicking_a_square_changes_the_list_and_the_numbers(page, serve_object):
 @pytest.mark.browser
 def test_graded_squares_step_through_unjudged_and_the_grades(page, serve_object):
     page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=ndcg")
-    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='2']")
-    expect(cell).to_have_text("?")
-    for expected_text in ["0", "1", "2", "3", "?"]:
+    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='3']")
+    expect(cell).to_have_text("0")
+    for expected_text in ["1", "2", "3", "?", "0"]:
         cell.click()
         expect(cell).to_have_text(expected_text)
     page.wait_for_url(re.compile(r"measure=ndcg$"))
     cell.click()
-    page.wait_for_url(re.compile(r"measure=ndcg&a=3,0,2,0,1,0,0,0&b=3,0,2,0,1,0,0,0"))
+    page.wait_for_url(re.compile(r"measure=ndcg&a=1,1,1,0,0,0,0,0&b=3,3,0,0,0,0,0,0"))
 
 
 @pytest.mark.browser
@@ -93,6 +93,25 @@ def test_the_sentence_follows_the_lists_once_the_reader_changes_them(page, serve
 
 
 @pytest.mark.browser
+def test_values_that_only_round_alike_are_told_apart_and_shown_with_the_digits_that_differ(page, serve_object):
+    # AP = (1/7 + 2/8) / 2 for A and 1/5 for B: both show as 0.20, but they differ.
+    a, b = [0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 1, 0, 0, 0]
+    state = WhichMeasureState(measure="ap", a=a, b=b)
+    ap_a, ap_b = state.values("a")["ap"], state.values("b")["ap"]
+    assert ap_a == pytest.approx((1 / 7 + 2 / 8) / 2) and ap_b == pytest.approx(1 / 5)
+    assert f(ap_a) == f(ap_b) and ap_a != ap_b
+    page.goto(serve_object(WhichMeasureFigure(standalone=True)) + "?measure=ap&a=0,0,0,0,0,0,1,1&b=0,0,0,0,1,0,0,0")
+    expect(page.locator(".which-says")).to_have_text(
+        f"Your lists: AP is {f(ap_a, 4)} for A and {f(ap_b, 4)} for B, so it tells them apart."
+    )
+    expect(page.locator(".which-compare tr[data-measure=ap] td.num")).to_have_text([f(ap_a, 4), f(ap_b, 4)])
+    expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("≠ differs")
+    expect(page.locator(".fig-frame [aria-live=polite]")).to_have_text(f"AP: A {f(ap_a, 4)}, B {f(ap_b, 4)}")
+    # P@5 is 0/5 against 1/5: two decimals tell them apart, so two are shown.
+    expect(page.locator(".which-compare tr[data-measure=precision] td.num")).to_have_text(["0.00", "0.20"])
+
+
+@pytest.mark.browser
 def test_the_cutoff_is_labelled_where_it_falls(page, serve_object):
     page.goto(serve_object(WhichMeasureFigure()))
     mark = page.locator(".which-ruler-mark")
@@ -107,6 +126,9 @@ def test_the_cutoff_is_labelled_where_it_falls(page, serve_object):
 @pytest.mark.browser
 def test_a_link_with_an_unjudged_square_keeps_its_question_mark_readable(page, server):
     page.goto(server.url + "/which-measure?measure=ndcg")
-    page.locator(".which-list[data-list=b] .which-cell[data-rank='2']").click()  # 0 -> 1
-    page.wait_for_url(re.compile(r"a=3,\?,2,0,1,0,0,0&b=3,1,2"))
+    cell = page.locator(".which-list[data-list=a] .which-cell[data-rank='3']")
+    for expected_text in ["1", "2", "3", "?"]:  # 0 -> 1 -> 2 -> 3 -> unjudged
+        cell.click()
+        expect(cell).to_have_text(expected_text)
+    page.wait_for_url(re.compile(r"a=1,1,\?,0,0,0,0,0&b=3,3,0"))
     assert "%3F" not in page.url

@@ -16,8 +16,9 @@ trec_eval's conventions, followed here (and tested against pytrec_eval):
   ``-l``, default 1). Unjudged documents, and judgments with a negative grade, are not
   relevant and have no gain.
 - ``precision@k`` divides by k even when fewer results came back; ``recall@k`` and ``ap``
-  divide by every relevant document of the query, retrieved or not; ``rr`` and ``ap``
-  look at the whole run (trec_eval's ``recip_rank`` and ``map``, which are not cut).
+  divide by R, the documents judged relevant for the query (at the level), retrieved or
+  not; ``rr`` and ``ap`` look at the whole run (trec_eval's ``recip_rank`` and ``map``,
+  which are not cut).
 - ``ndcg@k``: trec_eval's ``ndcg_cut_k`` by default (the grade as gain; the ideal from
   every judged document of the query, cut at k; not affected by ``relevance_level``).
   Every convention of the conventions figure can be chosen instead

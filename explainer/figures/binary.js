@@ -109,7 +109,7 @@ export function readout({ relevant, k, missed }) {
 /**
  * Every k at once, for the charts (drawn in the frame after the numbers), from a readout: P@k and
  * R@k at k = 1..n, AP's terms as dots on the P@k line with a 0 for each relevant document missed,
- * and the same numbers as precision-recall points, with AP as the mean of the relevant ranks' precision.
+ * and the same numbers as precision-recall points, with AP as the mean of those terms, 0s included.
  */
 export function everyK({ grades, missed, nRelevant, values, apTerms }) {
   const byK = {
@@ -303,7 +303,7 @@ function build(shell) {
 
 /**
  * The two views of every k, one shown at a time: by k (a k control) or precision against recall
- * (AP as the mean of the relevant ranks' precision). Two pressed-or-not buttons switch them.
+ * (AP as the mean of its terms, a 0 for each missed). Two pressed-or-not buttons switch them.
  */
 function createChartViews(byK, prChart) {
   const pr = prChart.el;

@@ -57,7 +57,7 @@ class BinaryState(FigureState):
         """Toggle the relevance of the result at ``rank`` (1-based), keeping R where it can.
 
         A flip stands for another ranking of the same collection, so R, the number of
-        relevant documents for the query, stays put: a result turned relevant is one of
+        documents judged relevant for the query, stays put: a result turned relevant is one of
         the missed documents now retrieved, and a result turned not relevant leaves its
         relevant document among the missed. R grows only when nothing missed is left to
         bring in, and shrinks only when the missed count is already at its maximum.
@@ -160,7 +160,7 @@ PAGE = FigurePage(
     title="Precision, recall, reciprocal rank and average precision",
     caption="Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff.",
     figure=BinaryFigure,
-    shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP, a chart of P@k and R@k at every k or of precision against recall with AP as the mean of the relevant ranks' precision, AP term by term",
+    shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP, a chart of P@k and R@k at every k or of precision against recall with AP as the mean of the precision at each relevant document's rank (0 for one the list missed), AP term by term",
     url_keys=(
         UrlKey("relevant", "relevant ranks, comma-separated (empty for none)"),
         UrlKey("missed", "relevant documents the list missed, {missed[min]} to {missed[max]}"),

@@ -67,8 +67,12 @@ export function conventionParts(ranked, k, missedGrades, convention) {
   return { dcg, idcg, value, ideal, depth };
 }
 
-/** The numbers and sentences the figure shows for a state, each computed by the metrics module. */
-export function readout(state, conventions) {
+/**
+ * The numbers and sentences the figure shows for a state, each computed by the metrics module.
+ * Recall and hit rate count a grade of `level` or more as relevant (trec_eval's -l); NDCG takes
+ * every grade whatever the level.
+ */
+export function readout(state, conventions, level = 1) {
   const { k, missed_grades: missed } = state;
   const ranked = rankedGrades(state);
   const rows = conventions.map((c) => {
@@ -89,11 +93,15 @@ export function readout(state, conventions) {
       idealNote: `Ideal order ${ideal.join(", ")}: from ${source}, ${c.cut ? `top ${k} counted` : "every one counted"}.`,
     };
   });
-  const inList = relevantRanks(ranked);
-  const topK = relevantRanks(ranked, k);
-  const nRelevant = inList.length + missed.length;
-  const recall = recallAtK(ranked, k, nRelevant);
-  const hitRate = hitRateAtK(ranked, k);
+  const relevant = ranked.map((g) => Number(g >= level));
+  const inList = relevantRanks(relevant);
+  const topK = relevantRanks(relevant, k);
+  const missedRelevant = missed.filter((g) => g >= level).length;
+  const nRelevant = inList.length + missedRelevant;
+  const recall = recallAtK(relevant, k, nRelevant);
+  const hitRate = hitRateAtK(relevant, k);
+  const relevantText = level > 1 ? `graded ${level} or more` : "relevant";
+  const resultText = level > 1 ? `result graded ${level} or more` : "relevant result";
   return {
     ranked,
     rows,
@@ -103,11 +111,11 @@ export function readout(state, conventions) {
     recallText: nRelevant
       ? `Recall@${k} = ${topK.length} / ${nRelevant} = ${f(recall)}`
       : `Recall@${k} = 0 (R = 0: nothing to find)`,
-    recallNote: `R = ${inList.length} relevant in the list + ${missed.length} not retrieved = ${nRelevant}`,
+    recallNote: `R = ${inList.length} ${relevantText} in the list + ${missedRelevant} not retrieved = ${nRelevant}`,
     hitRateText: `Hit rate@${k} = ${f(hitRate)}`,
     hitRateNote: topK.length
-      ? `1 as soon as one relevant result is in the top ${k}: here rank ${topK[0]}`
-      : `0: no relevant result in the top ${k}`,
+      ? `1 as soon as one ${resultText} is in the top ${k}: here rank ${topK[0]}`
+      : `0: no ${resultText} in the top ${k}`,
     announcement:
       `NDCG@${k} by convention: ${rows.map((r) => r.valueText).join(", ")}. ` +
       `Recall@${k} ${f(recall)}, hit rate@${k} ${f(hitRate)}`,
@@ -262,7 +270,9 @@ function build(shell) {
   const recall = createCard("Recall@k: how much of what is relevant is in the top k", { metric: "recall" });
   const hitRate = createCard("Hit rate@k: is anything relevant in the top k?", {
     metric: "hit-rate",
-    blind: `Also called ${model.hit_rate_names.join(", ")}; some documentation calls it RecallAtK.`,
+    // ir_measures' Success notes that some call hit rate Recall@k; trec_eval, ir_measures and
+    // Elasticsearch (RecallAtK.java) keep that name for recall.
+    blind: `Also called ${model.hit_rate_names.join(", ")}. Some call it Recall@k, a name trec_eval, ir_measures and Elasticsearch's RecallAtK keep for recall.`,
   });
   const pair = h("div", "conv-pair");
   pair.append(recall.el, hitRate.el);
@@ -271,7 +281,7 @@ function build(shell) {
   shell.root.append(left, panel);
 
   return function update(state) {
-    const current = readout(state, model.conventions);
+    const current = readout(state, model.conventions, shell.limits.relevance_level?.value ?? 1);
     graded.draw(state);
     missed.update(state.missed_grades);
     table.update(current.rows, state.k);

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import param
 
@@ -25,13 +26,14 @@ from explainer.figures.params import Count, Grades, Permutation
 # cut at k = 5, where every convention gives a different number.
 ARTICLE_MISSED_GRADES = (3, 2)
 DEFAULT_K = 5
-# k runs past the list's eight results to trec_eval's usual cut, 10: the list's DCG stops growing
-# there, but the ideal of every judged document (the missed ones too) does not, so NDCG@10 can
-# tell another story than NDCG@3.
+# k runs past the list's eight results to 10, one of the depths trec_eval's ndcg_cut reports by
+# default (5, 10, 15, 20, 30, 100, ...): past the list its DCG stops growing, but the ideal of every
+# judged document (the missed ones too) grows while judged relevant documents remain.
 MAX_K = 10
-# Two orders of the list's documents (grades 3, 3, 2, 0, 0, 1, 1, 2 and 3, 2, 2, 3, 1, 1, 0, 0):
-# with the missed 3 and 2, NDCG@3 prefers the first and NDCG@10 the second (trec_eval's ndcg_cut).
-DISAGREEING_ORDERS = ((1, 5, 3, 2, 4, 6, 0, 7), (1, 3, 7, 5, 0, 6, 2, 4))
+# The same eight results with four missed 2s, or with two missed 3s: by trec_eval's ndcg_cut the
+# first scores higher at k = 3 and k = 8 and lower at k = 10, where only its ideal still grows
+# (ten relevant documents against eight). With the exponential gain the first stays ahead.
+DISAGREEING_MISSED = ((2, 2, 2, 2), (3, 3))
 MAX_MISSED = 6
 
 
@@ -91,12 +93,14 @@ CONVENTIONS = (
             "ranx ndcg_burges@k",
             # o19s/quepid db/scorers/ndcg_cut@10.js: gain Math.pow(2, r) - 1; ideal = topRatings(k),
             # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
-            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k).
-            "Quepid ndcg_cut@10 scorer",
+            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k). Its
+            # k is a setting ("var k = 10 // @Rank"), so the row's k stands in for its 10.
+            "Quepid ndcg_cut@10 scorer, with k for its 10",
             # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
             # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
-            # and is cut at the number of hits returned (at most k): the top k when k results came back.
-            "Elasticsearch rank_eval dcg, normalize: true",
+            # and is cut at the number of hits returned (a search of size k): this row while k
+            # results come back; for a k past the list's end, its ideal stops at the last hit.
+            "Elasticsearch rank_eval dcg, normalize: true, when k hits come back",
         ),
     ),
     Convention(
@@ -110,7 +114,8 @@ CONVENTIONS = (
             # Math.pow(2, r) - 1; the ideal pushes every rated document (eachDocWithRating) and is
             # summed by DCG(ideal, ideal.length), not cut at k. Its test expects 0.64 for ratings
             # 0, 3, 1 (test/services/javascript_scorer_test.rb), which the exponential gain gives.
-            "Quepid nDCG@10 scorer",
+            # Its k is a setting too ("let k = 10 // @Rank").
+            "Quepid nDCG@10 scorer, with k for its 10",
         ),
     ),
     Convention(
@@ -133,8 +138,9 @@ CONVENTIONS = (
         used_by=(
             # explainer/figures/ndcg.py NdcgState.values: metrics.ndcg_at_k(ranked, k, gain), no judged=.
             "figure 2 of this explainer",
-            # The usual few lines: ideal = dcg(sorted(grades, reverse=True), k).
-            "the common tutorial recipe (sort the list's own grades for the ideal)",
+            # The few lines many code examples write: ideal = dcg(sorted(grades, reverse=True), k); the
+            # definitions (Järvelin and Kekäläinen; trec_eval m_ndcg_cut.c; ranx ndcg.py) take the judged.
+            "a common shortcut in code examples (the ideal sorted from the list's own grades)",
         ),
     ),
 )
@@ -170,6 +176,10 @@ class ConventionsState(GradedListState):
 
     fields = (*GradedListState.fields, "missed_grades")
 
+    relevance_level: ClassVar[int] = 1
+    """The lowest grade that recall@k and hit rate@k count as relevant (trec_eval's -l): data of
+    the list, not a setting. NDCG takes every grade, whatever the level, as trec_eval's does."""
+
     k = Count(
         default=DEFAULT_K, bounds=(1, MAX_K), doc="The cutoff: the top k results count (past the list's last, none)."
     )
@@ -183,14 +193,26 @@ class ConventionsState(GradedListState):
 
     @classmethod
     def for_list(
-        cls, grades: Sequence[int], missed_grades: Sequence[int], k: int = DEFAULT_K, highest: int = MAX_GRADE
+        cls,
+        grades: Sequence[int],
+        missed_grades: Sequence[int],
+        k: int = DEFAULT_K,
+        highest: int = MAX_GRADE,
+        relevance_level: int = 1,
     ) -> type[ConventionsState]:
         """A state class for a real query's list: its ``grades`` (rank order) and k are its defaults,
-        grades run up to ``highest``, and ``missed_grades`` (the judged relevant documents outside
-        the list) are data, fixed, not a setting. Classes are made once per list.
+        grades run up to ``highest``, and ``missed_grades`` (the judged documents of grade 1 or more
+        outside the list) and ``relevance_level`` are data, fixed, not a setting. Classes are made
+        once per list.
         """
         missed = tuple(sorted((int(g) for g in missed_grades), reverse=True))
-        return _conventions_for_list(cls, tuple(int(g) for g in grades), missed, int(k), int(highest))
+        level = int(relevance_level)
+        return _conventions_for_list(cls, tuple(int(g) for g in grades), missed, int(k), int(highest), level)
+
+    @classmethod
+    def limits(cls) -> dict[str, dict[str, Any]]:
+        """Each field's limits, and the relevance level the browser's recall and hit rate use."""
+        return {**super().limits(), "relevance_level": {"value": cls.relevance_level}}
 
     @property
     def judged(self) -> list[int]:
@@ -198,9 +220,14 @@ class ConventionsState(GradedListState):
         return self.ranked_grades + list(self.missed_grades)
 
     @property
+    def relevant(self) -> list[int]:
+        """Each rank's relevance for recall and hit rate: 1 where its grade reaches the level."""
+        return [int(g >= self.relevance_level) for g in self.ranked_grades]
+
+    @property
     def n_relevant(self) -> int:
-        """R: relevant documents in the list plus the missed ones."""
-        return len(metrics.relevant_ranks(self.ranked_grades)) + len(self.missed_grades)
+        """R: the judged documents whose grade reaches the level, in the list and missed."""
+        return sum(self.relevant) + sum(1 for g in self.missed_grades if g >= self.relevance_level)
 
     def add_missed_grade(self, grade: int) -> None:
         """One more judged document of ``grade`` that the list did not retrieve."""
@@ -219,18 +246,21 @@ class ConventionsState(GradedListState):
         """NDCG@k under each convention (by key), and recall@k and hit rate@k, from the metrics core."""
         ranked = self.ranked_grades
         out = {c.key: ndcg_by_convention(ranked, self.k, self.missed_grades, c) for c in CONVENTIONS}
-        out["recall"] = metrics.recall_at_k(ranked, self.k, self.n_relevant)
-        out["hit_rate"] = metrics.hit_rate_at_k(ranked, self.k)
+        out["recall"] = metrics.recall_at_k(self.relevant, self.k, self.n_relevant)
+        out["hit_rate"] = metrics.hit_rate_at_k(self.relevant, self.k)
         return out
 
 
 @functools.lru_cache(maxsize=512)
-def _conventions_for_list(cls, grades: tuple[int, ...], missed: tuple[int, ...], k: int, highest: int):
+def _conventions_for_list(cls, grades: tuple[int, ...], missed: tuple[int, ...], k: int, highest: int, level: int):
     length = len(grades)
     if not length:
         raise ValueError("a list for the conventions figure needs at least one result")
+    if not 1 <= level:
+        raise ValueError(f"relevance_level must be an integer >= 1, got {level!r}")
     return cls._made_for(
-        f"a list of {length} results, {len(missed)} judged relevant outside it",
+        f"a list of {length} results, {len(missed)} judged of grade 1 or more outside it",
+        relevance_level=level,
         grades=Grades(default=list(grades), highest=highest, bounds=(length, length), doc=cls.param.grades.doc),
         order=Permutation(default=list(range(length)), length=length, doc=cls.param.order.doc),
         k=Count(default=min(max(k, 1), length), bounds=(1, length), doc=cls.param.k.doc),
@@ -250,7 +280,7 @@ def story_numbers() -> dict[str, str]:
     state = ConventionsState()
     values = state.values
     ndcgs = [values[c.key] for c in CONVENTIONS]
-    ranked, k = state.ranked_grades, state.k
+    k = state.k
     return {
         "conventions_k": str(k),
         "conventions_missed": " and ".join(map(str, state.missed_grades)),
@@ -262,7 +292,7 @@ def story_numbers() -> dict[str, str]:
         "conventions_quepid": f(values["exponential-judged-uncut"]),
         "conventions_sklearn": f(values["linear-list"]),
         "conventions_list_exp": f(values["exponential-list"]),
-        "conventions_hits": str(len(metrics.relevant_ranks(ranked, k))),
+        "conventions_hits": str(sum(state.relevant[:k])),
         "conventions_r": str(state.n_relevant),
         "conventions_recall": f(values["recall"]),
         "conventions_hit_rate": f(values["hit_rate"]),

@@ -132,6 +132,9 @@ def story_numbers() -> dict[str, str]:
         "ndcg_short_k": str(SHORT_K),
         "ndcg_at_short_k": f(metrics.ndcg_at_k(ranked, SHORT_K, state.gain)),
         "ndcg_linear": f(metrics.ndcg_at_k(ranked, state.k, "linear")),
+        # The list with its top two results swapped (the 1 at rank 1 and the 3 under it).
+        "ndcg_top_swapped": f(metrics.ndcg_at_k([ranked[1], ranked[0], *ranked[2:]], state.k, "exponential")),
+        "ndcg_top_swapped_linear": f(metrics.ndcg_at_k([ranked[1], ranked[0], *ranked[2:]], state.k, "linear")),
         "ndcg_swaps": str(swaps),
     }
 

@@ -4,6 +4,7 @@
 // number follows. State: { measure, a: [8 grades or null], b: [8 grades or null] }.
 import {
   averagePrecision,
+  dcgAtK,
   formatNumber,
   ndcgAtK,
   precisionAtK,
@@ -12,14 +13,24 @@ import {
 } from "explainer/metrics";
 import { h, Ignored, mountFigure, parseChoice } from "explainer/kit";
 
-const f = (x) => formatNumber(x);
+// Two values are the same only when they are equal, not when they round alike: AP 0.1964 and
+// 0.2000 both show as 0.20. The tolerance absorbs floating-point rounding and nothing more.
+export const same = (x, y) => Math.abs(x - y) <= 1e-12;
+
+/** Two values as text: two decimals, or as many more as it takes to show that they differ. */
+export function pairText(x, y) {
+  let digits = 2;
+  while (!same(x, y) && formatNumber(x, digits) === formatNumber(y, digits) && digits < 12) digits += 2;
+  return [formatNumber(x, digits), formatNumber(y, digits)];
+}
+
 const LABELS = {
   precision: (k) => `P@${k}`,
   recall: (k) => `R@${k}`,
   rr: () => "RR",
   ap: () => "AP",
   ndcg: (k) => `NDCG@${k}`,
-  judged: (k) => `Judged@${k}`,
+  dcg: (k) => `DCG@${k}`,
 };
 
 /** The values a demo shows for one list, from the metrics module (null grades are unjudged). */
@@ -34,7 +45,7 @@ export function demoValues(grades, demo) {
     rr: () => reciprocalRank(binary),
     ap: () => averagePrecision(binary, n),
     ndcg: () => ndcgAtK(grades, k, "exponential"),
-    judged: () => grades.slice(0, k).filter((g) => g !== null).length / k,
+    dcg: () => dcgAtK(grades, k, "exponential"),
   };
   return Object.fromEntries(demo.shown.map((key) => [key, every[key]()]));
 }
@@ -81,13 +92,14 @@ export function toQuery(state, { demos }) {
  * demo's lists, and once the reader changed them, what the numbers now say.
  */
 export function sentence(state, demo) {
-  const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
-  if (same(state.a, demo.a) && same(state.b, demo.b)) return demo.says;
+  const sameList = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+  if (sameList(state.a, demo.a) && sameList(state.b, demo.b)) return demo.says;
   const label = LABELS[state.measure](demo.k);
-  const a = f(demoValues(state.a, demo)[state.measure]);
-  const b = f(demoValues(state.b, demo)[state.measure]);
-  const verdict = a === b ? "it cannot tell these two lists apart" : "it tells them apart";
-  return `Your lists: ${label} is ${a} for A and ${b} for B, so ${verdict}.`;
+  const a = demoValues(state.a, demo)[state.measure];
+  const b = demoValues(state.b, demo)[state.measure];
+  const verdict = same(a, b) ? "it cannot tell these two lists apart" : "it tells them apart";
+  const [aText, bText] = pairText(a, b);
+  return `Your lists: ${label} is ${aText} for A and ${bText} for B, so ${verdict}.`;
 }
 
 /** The state with the chosen measure's two demo lists, as they start. */
@@ -221,12 +233,13 @@ function build(shell) {
       ...demo.shown.map((key) => {
         const tr = h("tr", key === state.measure ? "chosen" : "");
         tr.dataset.measure = key;
-        const same = f(a[key]) === f(b[key]);
+        const alike = same(a[key], b[key]);
+        const [aText, bText] = pairText(a[key], b[key]);
         tr.append(
           h("th", "", LABELS[key](demo.k)),
-          h("td", "num", f(a[key])),
-          h("td", "num", f(b[key])),
-          h("td", same ? "verdict same" : "verdict differs", same ? "= the same" : "≠ differs"),
+          h("td", "num", aText),
+          h("td", "num", bText),
+          h("td", alike ? "verdict same" : "verdict differs", alike ? "= the same" : "≠ differs"),
         );
         return tr;
       }),
@@ -237,6 +250,7 @@ function build(shell) {
       { key: "a", label: `${chosen} of list A`, value: a[state.measure], el: guesses, hide },
       { key: "b", label: `${chosen} of list B`, value: b[state.measure], el: guesses, hide },
     ]);
-    shell.say(`${chosen}: A ${f(a[state.measure])}, B ${f(b[state.measure])}`);
+    const [aText, bText] = pairText(a[state.measure], b[state.measure]);
+    shell.say(`${chosen}: A ${aText}, B ${bText}`);
   };
 }

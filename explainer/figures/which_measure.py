@@ -11,7 +11,7 @@ from explainer import metrics
 from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
 from explainer.figures.ndcg import MAX_GRADE
 from explainer.figures.params import Grades
-from explainer.measures import MEASURES
+from explainer.measures import MEASURES, UNJUDGED_CAVEAT
 
 LENGTH = 8
 
@@ -73,15 +73,16 @@ DEMOS = {
         note="NDCG@5 here: gain 2^g − 1, ideal order from the list's own grades (figure 2's convention).",
     ),
     "ndcg": Demo(
-        a=(3, None, 2, 0, 1, 0, 0, 0),
-        b=(3, 0, 2, 0, 1, 0, 0, 0),
+        a=(1, 1, 0, 0, 0, 0, 0, 0),
+        b=(3, 3, 0, 0, 0, 0, 0, 0),
         k=5,
         n_relevant=None,
-        shown=("ndcg", "judged", "precision"),
+        shown=("ndcg", "dcg", "precision"),
         graded=True,
-        says="Rank 2 was never judged in list A and judged useless in list B: NDCG scores them alike, "
-        "however good A's unjudged document is, and so does P@5. Judged@5 is what gives it away.",
-        note="NDCG@5 here: gain 2^g − 1, ideal order from the list's own grades (figure 2's convention).",
+        says="Each list in its best order: two 1s in A, two 3s in B. NDCG@5 divides each by its own ideal and "
+        "scores both as perfect, and P@5 cannot tell them apart either; DCG@5, not normalised, shows that B's "
+        "results are worth more.",
+        note="NDCG@5 and DCG@5 here: gain 2^g − 1, ideal order from the list's own grades (figure 2's convention).",
     ),
 }
 
@@ -130,7 +131,7 @@ class WhichMeasureState(FigureState):
             "rr": metrics.reciprocal_rank(binary),
             "ap": metrics.average_precision(binary, n),
             "ndcg": metrics.ndcg_at_k(grades, k, "exponential"),
-            "judged": sum(g is not None for g in grades[:k]) / k,
+            "dcg": metrics.dcg_at_k(grades, k, "exponential"),
         }
         return {key: every[key] for key in demo.shown}
 
@@ -173,7 +174,8 @@ class WhichMeasureFigure(Figure):
 PAGE = FigurePage(
     name="which-measure",
     title="Which measure answers which question",
-    caption="Choose a measure to see two lists it cannot tell apart; the table says which measures can.",
+    caption="Choose a measure to see two lists it cannot tell apart; the table says which measures can. "
+    + UNJUDGED_CAVEAT,
     figure=WhichMeasureFigure,
     shows="the table of measures; choosing one shows two lists it cannot tell apart",
     url_keys=(

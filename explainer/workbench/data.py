@@ -2,8 +2,8 @@
 
 Nothing here draws. ``Loaded`` holds what a reader gave (qrels, one or two runs, the topics'
 texts, the documents' titles); ``table_of`` evaluates it with ``explainer.evaluation`` (every
-number of the table, the means and the statistics come from there, as trec_eval computes
-them) and ``query_of`` gives one query's two ranked lists, their grades, the judged documents
+number of the table, the means and the statistics come from there: the per-query measures as
+trec_eval computes them, the statistics from scipy) and ``query_of`` gives one query's two ranked lists, their grades, the judged documents
 they missed, and the states of figure 1 and of the conventions figure for each list, made by
 the figures' own state classes (``BinaryState.for_list``, ``ConventionsState.for_list``).
 """
@@ -171,8 +171,10 @@ def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k
     run retrieved, and for each run the states of figure 1 and of the conventions figure.
 
     Documents are numbered once for the query (``docs``): first the runs' results, then the
-    judged relevant documents neither run retrieved. ``grades[i]`` is document i's qrels grade,
-    None when nobody judged it (a negative grade counts as none, as in trec_eval).
+    judged documents of grade 1 or more that neither run retrieved (NDCG's ideal takes them all).
+    ``grades[i]`` is document i's qrels grade, None when nobody judged it (a negative grade
+    counts as none, as in trec_eval). A document is relevant when its grade reaches the
+    relevance level (``n_missed``, figure 1, and recall and hit rate in the conventions figure).
     """
     loaded = evaluated.loaded
     qrels = loaded.qrels
@@ -222,7 +224,7 @@ def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k
         outside = sorted((g for i, g in enumerate(grades) if i not in shown and g is not None and g >= 1), reverse=True)
         relevant = [g is not None and g >= level for g in top]
         binary = BinaryState.for_list(relevant, n_relevant - sum(relevant), k)
-        graded = ConventionsState.for_list([g or 0 for g in top], outside, k, highest)
+        graded = ConventionsState.for_list([g or 0 for g in top], outside, k, highest, relevance_level=level)
         figures.append(
             {
                 "depth": depth,
@@ -237,8 +239,8 @@ def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k
         "titles": [loaded.documents.get(d, "") for d in docs] if loaded.documents else [],
         "grades": grades,
         "runs": runs,
-        "n_missed": len(missed),
-        "judged_not_relevant_outside": sum(1 for d, g in judged.items() if 0 <= g < 1 and d not in retrieved),
+        "n_missed": sum(1 for _, g in missed if g >= level),
+        "judged_not_relevant_outside": sum(1 for d, g in judged.items() if 0 <= g < level and d not in retrieved),
         "figures": figures,
     }
 

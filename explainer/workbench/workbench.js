@@ -838,7 +838,7 @@ function createQueryPane(model, { change, close }) {
       return col;
     });
     lists.replaceChildren(...columns);
-    const missed = detail.docs.map((_, d) => d).filter((d) => !detail.runs.some((run) => run.docs.includes(d)) && grades[d] !== null && grades[d] >= 1);
+    const missed = detail.docs.map((_, d) => d).filter((d) => !detail.runs.some((run) => run.docs.includes(d)) && grades[d] !== null && grades[d] >= table.relevance_level);
     setText(missedLine, missed.length ? `Judged relevant, retrieved by neither run: ${missed.length} (grades ${missed.map((d) => grades[d]).join(", ")}). ${detail.judged_not_relevant_outside} more judged not relevant.` : "Every document judged relevant was retrieved by a run.");
   }
 
