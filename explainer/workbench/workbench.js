@@ -772,7 +772,8 @@ function createQueryPane(model, { change, close }) {
     detail.runs.forEach((run, r) => {
       const lines = [];
       if (!run.present) {
-        lines.push(`No results for this query: every measure counts 0, and all ${nRelevant} relevant documents are missed.`);
+        const missed = nRelevant === 1 ? ", and its 1 relevant document is missed" : nRelevant ? `, and all ${nRelevant} relevant documents are missed` : "";
+        lines.push(`No results for this query: every measure counts 0${missed}.`);
         const card = h("div", `wb-terms-run wb-run-${r}`);
         card.append(h("p", "wb-terms-title", runLabel(table.runs[r])), ...lines.map((line) => h("p", "wb-term", line)));
         rows.push(card);
