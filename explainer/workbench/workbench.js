@@ -515,22 +515,23 @@ function createQueriesTable(open) {
   search.placeholder = "Find a query by id or text";
   const count = h("p", "wb-note wb-count");
   count.setAttribute("aria-live", "polite");
+  // One scroller for the header and the rows, both ways: the header sticks to its top and the
+  // query column to its left, so every heading moves with its numbers however it is scrolled
+  // (a header scrolled on its own lags or drifts from rows that a trackpad scrolls sideways).
+  // It is focusable, so that keys scroll it, and it is the table for screen readers.
   const grid = h("div", "wb-grid");
+  grid.tabIndex = 0;
   grid.setAttribute("role", "table");
+  grid.setAttribute("aria-label", "Every query");
   const header = h("div", "wb-grid-head");
   header.setAttribute("role", "row");
-  // The scroller (focusable, so that keys scroll it) is the table's row group; the spacer and the
-  // body that hold the drawn rows are layout only, so the rows belong to it for screen readers.
-  const scroller = h("div", "wb-grid-scroll");
-  scroller.tabIndex = 0;
-  scroller.setAttribute("role", "rowgroup");
+  // The spacer is as tall as every row would be; the body in it holds the rows drawn.
   const spacer = h("div", "wb-grid-spacer");
   spacer.setAttribute("role", "none");
   const body = h("div", "wb-grid-body");
-  body.setAttribute("role", "none");
+  body.setAttribute("role", "rowgroup");
   spacer.append(body);
-  scroller.append(spacer);
-  grid.append(header, scroller);
+  grid.append(header, spacer);
   box.append(search, count, grid);
 
   let table = null;
@@ -550,7 +551,7 @@ function createQueriesTable(open) {
         const label = two ? `${m.label} ${run.role === "baseline" ? "base" : "cand."}` : m.label;
         columns.push({ label, className: `num wb-col-m${j}${two ? "" : " wb-col-main"}`, value: (i) => cache[r][j][i], text: (i) => f4(cache[r][j][i]) });
       });
-      if (two) columns.push({ label: `${m.label} Δ`, className: `num wb-col-delta wb-col-m${j}`, value: (i) => cache[1][j][i] - cache[0][j][i], text: (i) => signed(cache[1][j][i] - cache[0][j][i]) });
+      if (two) columns.push({ label: `${m.label}\u00a0Δ`, className: `num wb-col-delta wb-col-m${j}`, value: (i) => cache[1][j][i] - cache[0][j][i], text: (i) => signed(cache[1][j][i] - cache[0][j][i]) });
     });
     header.replaceChildren(
       ...columns.map((column, c) => {
@@ -565,8 +566,10 @@ function createQueriesTable(open) {
         return cell;
       }),
     );
-    // Every row is a grid of its own: fixed widths keep the columns of all rows and the header in line.
-    grid.style.setProperty("--wb-columns", columns.map((c) => (c.className.includes("wb-col-text") ? "18em" : c.className.includes("wb-col-qid") ? "6.5em" : "6.5em")).join(" "));
+    // Every row is a grid of its own: fixed widths keep the columns of all rows and the header in
+    // line (the stylesheet sets the query's and the text's, narrower on a phone).
+    const width = (c) => (c.className.includes("wb-col-qid") ? "var(--wb-qid-width)" : c.className.includes("wb-col-text") ? "var(--wb-text-width)" : "6.5em");
+    grid.style.setProperty("--wb-columns", columns.map(width).join(" "));
   }
 
   let cache = [];
@@ -595,8 +598,9 @@ function createQueriesTable(open) {
   // Only the rows in view (and a few around them) are in the page: ten thousand queries scroll
   // as smoothly as ten.
   function paint() {
-    const first = Math.max(0, Math.floor(scroller.scrollTop / ROW_HEIGHT) - 8);
-    const last = Math.min(rows.length, Math.ceil((scroller.scrollTop + (scroller.clientHeight || 480)) / ROW_HEIGHT) + 8);
+    // The rows start under the header, which stays in view: scrollTop is the body's offset in view.
+    const first = Math.max(0, Math.floor(grid.scrollTop / ROW_HEIGHT) - 8);
+    const last = Math.min(rows.length, Math.ceil((grid.scrollTop + (grid.clientHeight || 480)) / ROW_HEIGHT) + 8);
     const key = `${first} ${last} ${current}`;
     if (key === drawn) return;
     drawn = key;
@@ -629,14 +633,24 @@ function createQueriesTable(open) {
   }
 
   let painting = 0;
-  scroller.addEventListener("scroll", () => {
+  grid.addEventListener("scroll", () => {
     if (!painting) painting = requestAnimationFrame(() => ((painting = 0), paint()));
   });
+  // A heading reached by Tab comes wholly into view beside the query column, not under it (the
+  // browser scrolls a focused element only until some of it shows, and knows nothing of what sticks).
+  header.addEventListener("focusin", (event) => {
+    const cell = event.target.closest(".wb-cell");
+    if (!cell || cell === header.firstChild) return;
+    const left = cell.offsetLeft - header.firstChild.offsetWidth;
+    const right = cell.offsetLeft + cell.offsetWidth - grid.clientWidth;
+    if (grid.scrollLeft > left) grid.scrollLeft = left;
+    else if (grid.scrollLeft < right) grid.scrollLeft = right;
+  });
   search.addEventListener("input", () => {
-    scroller.scrollTop = 0;
+    grid.scrollTop = 0;
     order();
   });
-  new ResizeObserver(() => paint()).observe(scroller);
+  new ResizeObserver(() => paint()).observe(grid);
 
   return {
     el: box,
@@ -719,7 +733,8 @@ function createQueryPane(model, { change, close }) {
     const original = table.runs.map((run) => Object.fromEntries(table.measures.map((m, j) => [m.name, run.values[j][table.index.get(state.query)]])));
     const two = table.runs.length === 2;
     const hr = h("tr");
-    for (const text of ["Measure", ...table.runs.map((run) => (run.role === "run" ? "value" : run.role)), ...(two ? ["difference"] : [])]) hr.append(h("th", "", text));
+    const heads = table.runs.map((run, r) => `${run.role === "run" ? "value" : run.role}${detail.runs[r].present ? "" : " (no results)"}`);
+    for (const text of ["Measure", ...heads, ...(two ? ["difference"] : [])]) hr.append(h("th", "", text));
     const thead = h("thead");
     thead.append(hr);
     const tbody = h("tbody");
@@ -750,25 +765,38 @@ function createQueryPane(model, { change, close }) {
     const ndcg = table.measures.find((m) => m.key === "ndcg");
     const box = h("div", "wb-terms-grid");
     box.append(h("h3", "wb-subheading", "The terms behind the numbers"));
+    // Every document of the query that has a grade: those in the lists or judged relevant
+    // (detail.docs, with what-if judgments), and those judged not relevant that no run retrieved.
+    const nJudged = judgedGrades.length + detail.judged_not_relevant_outside;
+    const nRelevant = grades.filter((g) => g !== null && g >= level).length;
     detail.runs.forEach((run, r) => {
+      const lines = [];
+      if (!run.present) {
+        const missed = nRelevant === 1 ? ", and its 1 relevant document is missed" : nRelevant ? `, and all ${nRelevant} relevant documents are missed` : "";
+        lines.push(`No results for this query: every measure counts 0${missed}.`);
+        const card = h("div", `wb-terms-run wb-run-${r}`);
+        card.append(h("p", "wb-terms-title", runLabel(table.runs[r])), ...lines.map((line) => h("p", "wb-term", line)));
+        rows.push(card);
+        return;
+      }
       const ranked = rankedDocs(detail, r, whatIf().orders[r]).map((d) => grades[d]);
       const binary = ranked.map((g) => (g === null ? null : Number(g >= level)));
-      const nRelevant = grades.filter((g) => g !== null && g >= level).length;
-
-      const lines = [];
       const found = relevantRanks(binary);
-      lines.push(`R = ${nRelevant}: ${found.length} retrieved, ${nRelevant - found.length} missed. First relevant at rank ${found[0] ?? "none"}.`);
+      const first = found.length ? `First relevant at rank ${found[0]}.` : "No relevant result retrieved.";
+      lines.push(`R = ${nRelevant}: ${found.length} retrieved, ${nRelevant - found.length} missed. ${first}`);
       if (ap) {
         const t = averagePrecisionTerms(binary).map(([hits, rank]) => `${hits}/${rank}`);
         const shown = t.length > TERMS_SHOWN ? [...t.slice(0, TERMS_SHOWN), `… ${t.length - TERMS_SHOWN} more`] : t;
-        lines.push(`AP = (${shown.join(" + ") || "0"}) / ${nRelevant} = ${f4(live.query(state.query)[r][ap.name])}`);
+        const value = f4(live.query(state.query)[r][ap.name]);
+        lines.push(nRelevant ? `AP = (${shown.join(" + ") || "0"}) / ${nRelevant} = ${value}` : `AP = ${value} (R = 0: nothing relevant to find)`);
       }
       if (ndcg) {
         const { gain, ideal, cut } = table.conventions[ndcg.convention];
         const idealList = idealGrades(ideal === "judged" ? judgedGrades : ranked.filter((g) => g !== null));
         const depth = cut ? ndcg.k : Math.max(idealList.length, 1);
+        const source = ideal === "judged" ? `the ${nJudged} judged ${nJudged === 1 ? "document" : "documents"} of this query` : "this list's judged grades";
         lines.push(`DCG@${ndcg.k} = ${dcgSum(ranked, ndcg.k, gain)}`);
-        lines.push(`Ideal DCG${cut ? `@${ndcg.k}` : ""} = ${dcgSum(idealList, depth, gain)} (${ideal === "judged" ? "every judged document" : "this list's grades"})`);
+        lines.push(`Ideal DCG${cut ? `@${ndcg.k}` : ""} = ${dcgSum(idealList, depth, gain)} (from ${source})`);
       }
       const card = h("div", `wb-terms-run wb-run-${r}`);
       card.append(h("p", "wb-terms-title", runLabel(table.runs[r])), ...lines.map((line) => h("p", "wb-term", line)));
@@ -859,18 +887,25 @@ function createQueryPane(model, { change, close }) {
     }
     const spec = detail.figures[r];
     if (!spec) {
-      figures.replaceChildren(h("p", "wb-note", "This run has no results for this query."));
+      setText(figureNote, "");
+      figures.replaceChildren(h("p", "wb-note", "No results for this query in this run: no list to show."));
       mounted = {};
       return;
     }
     const full = detail.runs[r].docs.length;
     const ap = table.measures.find((m) => m.key === "ap");
     const values = live.query(state.query)[r];
+    // The figures know no unjudged documents: they get them as not relevant, grade 0, as the
+    // measures count them. Said here, with how many, since their marks cannot say it.
+    const grades = gradesWith(detail, whatIf().judgments);
+    const unjudged = detail.runs[r].docs.slice(0, spec.depth).filter((d) => grades[d] === null).length;
+    const them = unjudged === 1 ? ["is", "it"] : ["are", "them"];
+    const unjudgedNote = unjudged ? ` ${unjudged} of these results ${them[0]} unjudged: the figures show ${them[1]} as not relevant (grade 0), which is how the measures count ${them[1]}.` : "";
     setText(
       figureNote,
       spec.depth < full
-        ? `The figures show the top ${spec.depth} of this run's ${full} results: their AP and RR are over those ${spec.depth}${ap ? `, where trec_eval's over all ${full} gives AP ${f4(values[ap.name])}` : ""}. Judged relevant documents below rank ${spec.depth} count as missed.`
-        : `The figures show all ${full} results of this run, so their numbers are trec_eval's. Flip a result in figure 1 or change a grade to judge it (what-if); press a result in the second figure to move it up.`,
+        ? `The figures show the top ${spec.depth} of this run's ${full} results: their AP and RR are over those ${spec.depth}${ap ? `, where trec_eval's over all ${full} gives AP ${f4(values[ap.name])}` : ""}. Judged relevant documents below rank ${spec.depth} count as missed.${unjudgedNote}`
+        : `The figures show all ${full} results of this run, so their numbers are trec_eval's.${unjudgedNote} Flip a result in figure 1 or change a grade to judge it (what-if); press a result in the second figure to move it up.`,
     );
     const states = figureStates(detail, r, whatIf(), state.k, table.relevance_level);
     const binaryLimits = { ...spec.binary.limits, missed: { min: states.binary.missed, max: states.binary.missed } };
