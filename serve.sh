@@ -109,7 +109,13 @@ case "${1:-}" in
     shift
     ensure_installed test
     lint
-    node_tests
+    # The whole run includes the Node tests; a run given pytest arguments (one file, -k, -m slow)
+    # is a part of the suite, so it leaves them to ./serve.sh test-js and says so.
+    if [ $# -eq 0 ]; then
+      node_tests
+    else
+      echo "Node tests (tests/js) not run with pytest arguments: ./serve.sh test-js runs them." >&2
+    fi
     EXPLAINER_CHROMIUM=$(find_chromium)
     export EXPLAINER_CHROMIUM
     exec "$VENV/bin/python" -m pytest "$@"
