@@ -157,7 +157,7 @@ def serve_pages(
         start=True,
         # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
         extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
-        http_server_kwargs=HTTP_SERVER_OPTIONS,
+        http_server_kwargs=dict(HTTP_SERVER_OPTIONS),  # a copy: Bokeh adds its own to the dict it is given
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         # A session's token sits in its page's HTML, where the page's scripts can read it: Bokeh
         # copies every request header and cookie into it unless told which (an empty list: none).

@@ -16,6 +16,7 @@ import asyncio
 import base64
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -39,6 +40,12 @@ from explainer.workbench.upload import CHUNK_BYTES
 from support.bokeh_client import DOCUMENT_READY
 
 # -- helpers: Bokeh's encoding, and a page's websocket without the socket ------------------------
+
+
+def run(coroutine) -> Any:
+    """Run a coroutine to its end, in a thread of its own: Playwright's sync API may own this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def as_map(value: Any) -> Any:
@@ -87,11 +94,11 @@ class Page(serving.PageMessages):
         self.closed = (code, reason)
 
     def send(self, *frames: str | bytes) -> None:
-        async def run():
+        async def frames_in_turn():
             for frame in frames:
                 await self.on_message(frame)
 
-        asyncio.run(run())
+        run(frames_in_turn())
 
     def message(self, msgtype: str, content: Any, msgid: str = "m1") -> None:
         """One message as BokehJS sends it: three text frames, header, metadata and content."""
@@ -565,7 +572,7 @@ def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(monk
 
     monkeypatch.setattr(asyncio, "sleep", sleep)
     visitor = Visitor(code="  open-sesame  ")
-    asyncio.run(access.check(visitor))
+    run(access.check(visitor))
     ((name, value, options),) = visitor.cookies_set
     assert name == "explainer-access" and "open-sesame" not in value
     assert options == {"httponly": True, "samesite": "Strict", "path": "/"}
@@ -588,12 +595,12 @@ def test_a_wrong_code_waits_a_second_and_gets_the_form_again(monkeypatch):
     monkeypatch.setattr(asyncio, "sleep", sleep)
     for guess in ("guess", "open-sesame" + "x" * 300, "open-sesameX"):
         visitor = Visitor(code=guess)
-        asyncio.run(access.check(visitor))
+        run(access.check(visitor))
         assert (visitor.status, visitor.cookies_set) == (403, []) and "That is not the code" in visitor.page
     assert waited == [1.0, 1.0, 1.0]
     # Only the first 200 characters are read: a code and anything after them is the code.
     visitor = Visitor(code="open-sesame".ljust(200) + "ignored")
-    asyncio.run(access.check(visitor))
+    run(access.check(visitor))
     assert visitor.cookies_set and visitor.redirected == ("/evaluate", 303)
 
 
@@ -672,7 +679,7 @@ def static_get(handler_class, path: str, root: Path | None = None, **headers: st
     async def get():
         await handler._execute([], path.encode("latin-1"))
 
-    asyncio.run(get())
+    run(get())
     return connection
 
 
