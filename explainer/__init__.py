@@ -10,8 +10,12 @@ took seconds of every evaluation.
 """
 
 import functools
+from importlib.metadata import version
 
 from explainer import metrics as metrics  # the metrics core: numpy only, loaded at once
+
+# The version of the installed package: pyproject.toml's, the one place it is written.
+__version__ = version("relevance-explainer")
 
 
 @functools.cache

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+import explainer
 from explainer.evaluation.cli import add_evaluate_command
 from explainer.workbench.cli import add_workbench_options
 
@@ -157,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="relevance-explainer",
         description="Interactive figures that explain search-relevance metrics.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {explainer.__version__}")
     commands = parser.add_subparsers(dest="command")
     serve_cmd = commands.add_parser("serve", help="serve the explainer (the default command)")
     serve_cmd.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on (default %(default)s)")
@@ -216,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     called_as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or argv[0] not in (*parser.command_names, "-h", "--help"):
+    if not argv or argv[0] not in (*parser.command_names, "-h", "--help", "--version"):
         argv.insert(0, "serve")
     args = parser.parse_args(argv)
     if called_as_program and args.run is serve:

@@ -63,6 +63,13 @@ HEADER_TIMEOUT_S = 10.0
 # No page sends a request body.
 MAX_BODY_BYTES = 16 * 1024
 BODY_TIMEOUT_S = 10.0
+# Tornado's HTTPServer options that hold a request to the limits above.
+HTTP_SERVER_OPTIONS = {
+    "max_header_size": MAX_REQUEST_HEADERS,
+    "idle_connection_timeout": HEADER_TIMEOUT_S,
+    "max_body_size": MAX_BODY_BYTES,
+    "body_timeout": BODY_TIMEOUT_S,
+}
 # A page's websocket messages: its document request, "document ready", and one figure state per
 # click. The largest is a state; the queries figure's with eight queries of twenty ranks for
 # each system, about 1.3 KB, is the largest a figure holds (tests/test_abuse.py measures each
@@ -74,6 +81,13 @@ MAX_MESSAGE_BYTES = 32 * 1024
 UPLOAD_PAGE = "/evaluate"
 MAX_UPLOAD_MESSAGE_BYTES = 2 * 1024 * 1024
 UPLOAD_MESSAGES = frozenset({"start", "chunk", "end"})
+
+
+def message_limit(route: str) -> int:
+    """The longest websocket message the page at ``route`` may send (Tornado closes a longer one, 1009, unread)."""
+    return MAX_UPLOAD_MESSAGE_BYTES if route == UPLOAD_PAGE else MAX_MESSAGE_BYTES
+
+
 # What the server logs of one message, at most (Bokeh would log a refused message whole).
 MAX_LOG_CHARS = 500
 # A connection that keeps sending what no page sends is logged once, then at most this often.
@@ -143,12 +157,7 @@ def serve_pages(
         start=True,
         # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
         extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
-        http_server_kwargs={
-            "max_header_size": MAX_REQUEST_HEADERS,
-            "idle_connection_timeout": HEADER_TIMEOUT_S,
-            "max_body_size": MAX_BODY_BYTES,
-            "body_timeout": BODY_TIMEOUT_S,
-        },
+        http_server_kwargs=dict(HTTP_SERVER_OPTIONS),  # a copy: Bokeh adds its own to the dict it is given
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         # A session's token sits in its page's HTML, where the page's scripts can read it: Bokeh
         # copies every request header and cookie into it unless told which (an empty list: none).
@@ -664,6 +673,24 @@ input,button{{font:inherit;padding:.4em .6em}}</style></head><body>
 """
 
 
+def page_redirect(path: str, query: str, route: str) -> str | None:
+    """Where a request for the page at ``route`` (asked for as ``path`` and ``query``) is sent
+    instead, or None to serve it: a query longer than ``MAX_QUERY_LENGTH`` is left out (with
+    ``#ignored-query=<length>`` for the figure's notice), a trailing slash goes, and a "?" inside
+    the query is escaped. Redirects are relative, so that they hold behind a proxy that rewrites the path."""
+    if len(query) > MAX_QUERY_LENGTH:
+        return f"./{path.rsplit('/', 1)[-1]}#ignored-query={len(query)}"
+    if path.endswith("/") and route != "/":
+        # /binary/ would look for its scripts under /binary/static/: the page is /binary.
+        page = path.rstrip("/").rsplit("/", 1)[-1]
+        return f"../{page}{'?' if query else ''}{query}"
+    if "?" in query:
+        # Panel fails on a second "?" (a 500); the same query with it escaped, as a browser would
+        # send a "?" inside a value. (The README's /which-measure lists use "?".)
+        return f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}"
+    return None
+
+
 # The routes served as light pages (``light_page``): the story's and the figures'. A route that
 # ``serve_pages`` is given in place of one of them (and the workbench) is a Panel page.
 LIGHT_ROUTES: set[str] = set()
@@ -686,6 +713,25 @@ def light_page(route: str) -> str | None:
     from explainer.pages import class_address
 
     return _light_page(route, class_address()) if route in LIGHT_ROUTES else None
+
+
+def light_page_token(app, application, request) -> str:
+    """A new session's token for a light page: what Bokeh's page handler puts in one, with none of
+    the request's headers, cookies or arguments (``include_headers=[]``, ``include_cookies=[]``; the
+    page reads its own URL). ``app`` is Bokeh's Tornado application (its secret key and token
+    settings), ``application`` the page's Bokeh application."""
+    from bokeh.util.token import generate_jwt_token, generate_session_id
+
+    session_id = generate_session_id(secret_key=app.secret_key, signed=app.sign_sessions)
+    payload = {"headers": {}, "cookies": {}, "arguments": {}}
+    payload.update(application.process_request(request))
+    return generate_jwt_token(
+        session_id,
+        secret_key=app.secret_key,
+        signed=app.sign_sessions,
+        expiration=app.session_token_expiration,
+        extra_payload=payload,
+    )
 
 
 def use_explainer_handlers() -> None:
@@ -716,18 +762,9 @@ def use_explainer_handlers() -> None:
         async def get(self, *args, **kwargs):
             if not ACCESS.allows(self):
                 return ACCESS.ask(self)
-            # Redirects are relative, so that they hold behind a proxy that rewrites the path.
-            path, query = self.request.path, self.request.query
-            if len(query) > MAX_QUERY_LENGTH:
-                return self.redirect(f"./{path.rsplit('/', 1)[-1]}#ignored-query={len(query)}", status=303)
-            if path.endswith("/") and self.application_context.url != "/":
-                # /binary/ would look for its scripts under /binary/static/: the page is /binary.
-                page = path.rstrip("/").rsplit("/", 1)[-1]
-                return self.redirect(f"../{page}{'?' if query else ''}{query}", status=303)
-            if "?" in query:
-                # Panel fails on a second "?" (a 500); the same query with it escaped, as a browser
-                # would send a "?" inside a value. (The README's /which-measure lists use "?".)
-                return self.redirect(f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}", status=303)
+            redirect = page_redirect(self.request.path, self.request.query, self.application_context.url)
+            if redirect is not None:
+                return self.redirect(redirect, status=303)
             if (page := light_page(self.application_context.url)) is not None:
                 return self._send_light_page(page)
             return await super().get(*args, **kwargs)
@@ -735,24 +772,9 @@ def use_explainer_handlers() -> None:
         def _send_light_page(self, page: str) -> None:
             """The page with a new session's token; the session is made when its websocket opens
             (as Bokeh makes one for a page whose session is gone), while the page is already working."""
-            from bokeh.util.token import generate_jwt_token, generate_session_id
-
             from explainer.export import SESSION_TOKEN
 
-            app = self.application
-            session_id = generate_session_id(secret_key=app.secret_key, signed=app.sign_sessions)
-            # What Bokeh's page handler puts in a token, with none of the request's headers,
-            # cookies or arguments (``include_headers=[]``, ``include_cookies=[]``; the page reads
-            # its own URL).
-            payload = {"headers": {}, "cookies": {}, "arguments": {}}
-            payload.update(self.application_context.application.process_request(self.request))
-            token = generate_jwt_token(
-                session_id,
-                secret_key=app.secret_key,
-                signed=app.sign_sessions,
-                expiration=app.session_token_expiration,
-                extra_payload=payload,
-            )
+            token = light_page_token(self.application, self.application_context.application, self.request)
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")  # a token is for one page load
             self.write(page.replace(SESSION_TOKEN, token))
@@ -765,9 +787,7 @@ def use_explainer_handlers() -> None:
         @property
         def max_message_size(self) -> int:
             # Read by Tornado when the connection opens: the workbench's page sends file pieces.
-            if self.application_context.url == UPLOAD_PAGE:
-                return MAX_UPLOAD_MESSAGE_BYTES
-            return super().max_message_size
+            return message_limit(self.application_context.url)
 
         def prepare(self):
             if not ACCESS.allows(self):
@@ -775,13 +795,9 @@ def use_explainer_handlers() -> None:
             return super().prepare()
 
         def check_origin(self, origin: str) -> bool:
-            from bokeh.server.util import check_allowlist
-
-            if is_same_origin(origin, self.request.host):
+            if is_allowed_origin(origin, self.request.host, self.application.websocket_origins):
                 return True
             origin_host = urlsplit(origin).netloc.lower() if "://" in origin else origin
-            if check_allowlist(origin_host, self.application.websocket_origins):
-                return True
             # Bokeh's own message names an option this command does not have.
             log.warning(
                 "Refusing websocket connection from Origin %r: its page is not at this server's address "
@@ -835,11 +851,10 @@ def explainer_http_server():
         and closes as soon as the header fields after the request line pass ``MAX_HEADER_BYTES``,
         as Tornado closes a connection whose headers pass its own limit."""
 
-        _scanned = 0  # no header end starts before this
-        _line_end = -1  # where the request line ends, once known
+        _scan = None  # the HeaderScan of the request being read
 
         def read_until_regex(self, regex, max_bytes=None):
-            self._scanned, self._line_end = 0, -1
+            self._scan = HeaderScan()
             return super().read_until_regex(regex, max_bytes)
 
         def _find_read_pos(self):
@@ -847,10 +862,10 @@ def explainer_http_server():
             if regex is None or regex.pattern != HEADER_END or not self._read_buffer_size:
                 return super()._find_read_pos()
             size = self._read_buffer_size
-            end, self._scanned, self._line_end = find_header_end(self._read_buffer, size, self._scanned, self._line_end)
-            fields = (end or size) - self._line_end if self._line_end >= 0 else 0
-            if fields > MAX_HEADER_BYTES:
-                raise UnsatisfiableReadError(f"header fields longer than {MAX_HEADER_BYTES} bytes")
+            try:
+                end = self._scan.end_in(self._read_buffer, size)
+            except HeaderFieldsTooLong as error:
+                raise UnsatisfiableReadError(str(error)) from None
             self._check_max_bytes(regex, end or size)
             return end
 
@@ -861,7 +876,7 @@ def explainer_http_server():
             self.delegate, self.connection, self.refused = delegate, connection, False
 
         def headers_received(self, start_line, headers):
-            if sum(1 for _ in headers.get_all()) <= MAX_HEADER_COUNT:
+            if not too_many_header_fields(headers):
                 return self.delegate.headers_received(start_line, headers)
             self.refused = True
             reason = "Request Header Fields Too Large"
@@ -891,8 +906,10 @@ def explainer_http_server():
                 stream.__class__ = RequestStream
             return super().handle_stream(stream, address)
 
+        header_count = HeaderCount  # what every request goes through first
+
         def start_request(self, server_conn, request_conn):
-            return HeaderCount(super().start_request(server_conn, request_conn), request_conn)
+            return self.header_count(super().start_request(server_conn, request_conn), request_conn)
 
         def start(self, num_processes: int | None = 1, max_restarts: int | None = None) -> None:
             if num_processes != 1:
@@ -902,8 +919,35 @@ def explainer_http_server():
     return ExplainerHTTPServer
 
 
+def too_many_header_fields(headers) -> bool:
+    """Whether a request's headers (Tornado's ``HTTPHeaders``) have more than ``MAX_HEADER_COUNT`` fields."""
+    return sum(1 for _ in headers.get_all()) > MAX_HEADER_COUNT
+
+
 # What Tornado reads a request's headers up to (tornado.http1connection).
 HEADER_END = b"\r?\n\r?\n"
+
+
+class HeaderFieldsTooLong(ValueError):
+    """A request whose header fields after its request line pass ``MAX_HEADER_BYTES``."""
+
+
+class HeaderScan:
+    """The search for the end of one request's headers in its connection's growing buffer
+    (``find_header_end``, resumed where it stopped), which refuses header fields longer than
+    ``MAX_HEADER_BYTES`` (counted from the end of the request line, which may be far longer)."""
+
+    def __init__(self):
+        self.scanned = 0  # no header end starts before this
+        self.line_end = -1  # where the request line ends, once known
+
+    def end_in(self, buffer: bytes | bytearray, size: int) -> int | None:
+        """Where the headers end in ``buffer[:size]``, or None while they have not ended."""
+        end, self.scanned, self.line_end = find_header_end(buffer, size, self.scanned, self.line_end)
+        fields = (end or size) - self.line_end if self.line_end >= 0 else 0
+        if fields > MAX_HEADER_BYTES:
+            raise HeaderFieldsTooLong(f"header fields longer than {MAX_HEADER_BYTES} bytes")
+        return end
 
 
 def find_header_end(
@@ -1020,6 +1064,11 @@ def _no_server_header():
     return NoServerHeader
 
 
+def shorten_log_line(text: str) -> str:
+    """A log message as the server logs it: its first ``MAX_LOG_CHARS`` characters, and how long it was."""
+    return text if len(text) <= MAX_LOG_CHARS else f"{text[:MAX_LOG_CHARS]}… ({len(text):,} characters in all)"
+
+
 def _shorten_long_log_messages() -> None:
     """Cut every log message to ``MAX_LOG_CHARS``: Bokeh logs a message it cannot handle whole
     (5 MB of log for a 5 MB message), and Tornado a request's URL."""
@@ -1034,7 +1083,7 @@ def _shorten_long_log_messages() -> None:
         except Exception:  # a bad format is the logging module's to report
             return record
         if len(text) > MAX_LOG_CHARS:
-            record.msg, record.args = f"{text[:MAX_LOG_CHARS]}… ({len(text):,} characters in all)", None
+            record.msg, record.args = shorten_log_line(text), None
         return record
 
     shortened.shortens = True
@@ -1120,6 +1169,17 @@ def use_explainer_static_files() -> None:
     ours = {handler: explainer_static(handler) for handler in (StaticHandler, MultiRootStaticHandler)}
     panel_server.StaticHandler = ours[StaticHandler]
     toplevel_patterns[:] = [(route[0], ours.get(route[1], route[1]), *route[2:]) for route in toplevel_patterns]
+
+
+def is_allowed_origin(origin: str, host: str, allowed) -> bool:
+    """Whether a websocket from a page at ``origin`` is accepted: a page of the very host it was sent
+    to (``host``), or of a host and port in ``allowed`` (this host's own names and ``--allow-origin``)."""
+    from bokeh.server.util import check_allowlist
+
+    if is_same_origin(origin, host):
+        return True
+    origin_host = urlsplit(origin).netloc.lower() if "://" in origin else origin
+    return check_allowlist(origin_host, allowed)
 
 
 def is_same_origin(origin: str, host: str) -> bool:

@@ -96,6 +96,7 @@
    */
   class RelevanceFigure extends HTMLElement {
     static observedAttributes = ["name", "state", "theme", "caption", "predict"];
+    static version = bundle.version; // the explainer's version, as `relevance-explainer --version` prints it
 
     static load = load;
     static figures = Object.freeze(Object.keys(bundle.figures));

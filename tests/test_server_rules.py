@@ -1,0 +1,736 @@
+"""The server's rules, each called directly: no server, no socket, no browser.
+
+tests/test_abuse.py attacks a served explainer end to end (slow step); here each rule those
+attacks meet is checked at the function or class that enforces it (explainer/serving.py):
+which events and messages a page may send, and what is done with the rest; the websocket's
+message sizes; a request's header fields, their count and their bytes; the session token's
+contents; the access code's cookie and form; the shortened log lines; the static files a
+path may name. The websocket handler's rules run on the very handler class (``PageMessages``)
+with Bokeh's own message receiver and a real session of a page's document, fed frames as a
+browser sends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from bokeh.document import Document
+from bokeh.protocol import Protocol
+from bokeh.protocol.receiver import Receiver
+from bokeh.server.connection import ServerConnection
+from bokeh.server.session import ServerSession
+from bokeh.util.token import check_session_id_signature, get_session_id, get_token_payload
+from tornado import httputil
+from tornado.concurrent import Future
+from tornado.web import Application, StaticFileHandler
+
+from explainer import serving
+from explainer.figures.binary import BinaryState
+from explainer.pages import ROUTES
+from explainer.workbench.upload import CHUNK_BYTES
+
+from support.bokeh_client import DOCUMENT_READY
+
+# -- helpers: Bokeh's encoding, and a page's websocket without the socket ------------------------
+
+
+def run(coroutine) -> Any:
+    """Run a coroutine to its end, in a thread of its own: Playwright's sync API may own this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def as_map(value: Any) -> Any:
+    """A plain dict as Bokeh serializes it."""
+    if isinstance(value, dict):
+        return {"type": "map", "entries": [[key, as_map(item)] for key, item in value.items()]}
+    if isinstance(value, list):
+        return [as_map(item) for item in value]
+    return value
+
+
+def state_change(model_id: str, state: Any, **extra: Any) -> dict[str, Any]:
+    """The event a figure's page sends when its reader changes the figure's state."""
+    return {"kind": "ModelChanged", "model": {"id": model_id}, "attr": "state", "new": as_map(state), **extra}
+
+
+def change(model_id: str, attr: str, new: Any) -> dict[str, Any]:
+    return {"kind": "ModelChanged", "model": {"id": model_id}, "attr": attr, "new": new}
+
+
+BINARY = "p1"  # the binary figure's state model, in the hand-made page models below
+FIELDS = frozenset(BinaryState().to_dict())
+MODELS = serving.PageModels(states={BINARY: FIELDS, "p2": frozenset({"grades"})}, uploads=frozenset({"v9"}))
+
+
+class Page(serving.PageMessages):
+    """A served page's websocket handler (``PageMessages``, as the server mixes it into Bokeh's) on
+    a real session of ``route``'s document, fed frames by ``send``; what it answers is kept in
+    ``replies``, and ``closed`` holds the close code and reason it gave."""
+
+    def __init__(self, route: str = "/binary", open_: bool = True):
+        self.document = Document()
+        ROUTES[route]().server_doc(self.document)
+        self.receiver = Receiver(Protocol()) if open_ else None
+        self.connection = (
+            ServerConnection(Protocol(), self, None, ServerSession("s1", self.document)) if open_ else None
+        )
+        self.request = SimpleNamespace(remote_ip="192.0.2.1", path=f"{route}/ws")
+        self.replies: list = []
+        self.closed: tuple[int, str] | None = None
+
+    async def send_message(self, message) -> None:
+        self.replies.append(message)
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+    def send(self, *frames: str | bytes) -> None:
+        async def frames_in_turn():
+            for frame in frames:
+                await self.on_message(frame)
+
+        run(frames_in_turn())
+
+    def message(self, msgtype: str, content: Any, msgid: str = "m1") -> None:
+        """One message as BokehJS sends it: three text frames, header, metadata and content."""
+        self.send(json.dumps({"msgid": msgid, "msgtype": msgtype}), "{}", json.dumps(content))
+
+    @property
+    def answer(self) -> str:
+        """The last reply: "OK", the error's text, or the message type."""
+        reply = self.replies[-1]
+        return {"OK": "OK", "ERROR": reply.content.get("text")}.get(reply.msgtype, reply.msgtype)
+
+    @property
+    def figure_model(self) -> str:
+        return next(iter(serving.page_models(self.document).states))
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.document.get_model_by_id(self.figure_model).state)
+
+
+@pytest.fixture(autouse=True)
+def quiet_debug_logs(caplog):
+    """Panel logs each event a session applies with its value, at debug level: not in these tests' reports."""
+    for name in ("panel", "bokeh"):
+        caplog.set_level(logging.INFO, logger=name)
+
+
+@pytest.fixture
+def binary_page():
+    return Page("/binary")
+
+
+# -- what a page may send: its figures' states, "document ready" once, and the workbench's pieces --
+
+
+def test_a_figures_state_is_kept_rebuilt_from_its_checked_parts():
+    event = state_change(BINARY, {"k": 3, "missed": 2}, extra="never passed on")
+    events, dropped = serving.page_events({"events": [event]}, MODELS, ready_seen=True)
+    assert dropped == []
+    assert events == [
+        {"kind": "ModelChanged", "model": {"id": BINARY}, "attr": "state", "new": as_map({"k": 3, "missed": 2})}
+    ]
+
+
+def test_of_many_states_for_one_figure_only_the_last_counts_and_each_figure_keeps_its_own():
+    states = [state_change(BINARY, {"k": k}) for k in range(1, 101)] + [state_change("p2", {"grades": [3, 0]})]
+    events, dropped = serving.page_events({"events": states}, MODELS, ready_seen=True)
+    assert dropped == [] and len(events) == 2
+    assert events[0]["new"] == as_map({"k": 100}) and events[1]["model"] == {"id": "p2"}
+
+
+def test_document_ready_is_taken_once():
+    events, dropped = serving.page_events({"events": [DOCUMENT_READY, DOCUMENT_READY]}, MODELS, ready_seen=False)
+    assert events == [DOCUMENT_READY] and dropped == ["MessageSent"]
+    events, dropped = serving.page_events({"events": [DOCUMENT_READY]}, MODELS, ready_seen=True)
+    assert events == [] and dropped == ["MessageSent"]
+
+
+def state_with(value: Any) -> dict[str, Any]:
+    return change(BINARY, "state", {"type": "map", "entries": [["k", value]]})
+
+
+# Events no page sends, and the few words the log gets for each (never their content).
+NOT_SENT = {
+    "the figure's module code": (change("p7", "esm", "alert(1)"), "a change of 'esm'"),
+    "another property of the figure": (change(BINARY, "caption", "<b>pwned</b>"), "a change of 'caption'"),
+    "a state on another model": (change("p7", "state", {"type": "map"}), "a state that is not a figure's"),
+    "a model that does not exist": (change("p999", "state", {"type": "map"}), "a state that is not a figure's"),
+    "a model given by more than its id": (
+        {"kind": "ModelChanged", "model": {"id": BINARY, "type": "object"}, "attr": "state", "new": {"type": "map"}},
+        "a state that is not a figure's",
+    ),
+    "a new model inside a state": (
+        state_with({"type": "object", "name": "Div", "id": "evil", "attributes": {}}),
+        "a state that is not a figure's",
+    ),
+    "a reference inside a state": (state_with({"id": "p7"}), "a state that is not a figure's"),
+    "an array inside a state": (
+        state_with({"type": "ndarray", "array": {"type": "bytes", "data": "AAAA"}}),
+        "a state that is not a figure's",
+    ),
+    "a field the state has not": (
+        change(BINARY, "state", {"type": "map", "entries": [["evil", 1]]}),
+        "a state that is not a figure's",
+    ),
+    "a map key that is not a string": (
+        change(BINARY, "state", {"type": "map", "entries": [[1, 1]]}),
+        "a state that is not a figure's",
+    ),
+    "a state nested too deep": (state_with([[[[1]]]]), "a state that is not a figure's"),
+    "a state that is not a map": (change(BINARY, "state", [1, 2]), "a state that is not a figure's"),
+    "new roots": ({"kind": "RootAdded", "model": {"type": "object", "name": "Div", "id": "x"}}, "RootAdded"),
+    "a root removed": ({"kind": "RootRemoved", "model": {"id": "p7"}}, "RootRemoved"),
+    "the title": ({"kind": "TitleChanged", "title": "pwned"}, "TitleChanged"),
+    "another event": (
+        {
+            "kind": "MessageSent",
+            "msg_type": "bokeh_event",
+            "msg_data": {"type": "event", "name": "button_click", "values": {"type": "map", "entries": []}},
+        },
+        "MessageSent",
+    ),
+    "a long kind": ({"kind": "K" * 5000}, "K" * 40),
+    "no kind": ({"model": {"id": BINARY}}, "no kind"),
+    "not an event": ([1, 2, 3], "not an event"),
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_SENT))
+def test_an_event_no_page_sends_is_dropped_and_described_in_a_few_words(name):
+    event, description = NOT_SENT[name]
+    assert serving.page_events({"events": [event]}, MODELS, ready_seen=True) == ([], [description])
+
+
+def test_a_state_may_nest_as_deep_as_the_queries_figures_and_one_level_more():
+    """The queries figure's state is a map of lists of lists; ``MAX_STATE_DEPTH`` allows one list more."""
+    assert serving.MAX_STATE_DEPTH == 4
+    deepest = {"type": "map", "entries": [["k", [[[1]]]]]}  # map, list, list, list: four containers
+    assert serving.is_plain(deepest) and not serving.is_plain({"type": "map", "entries": [["k", [[[[1]]]]]]})
+    queries = as_map({"a": [list(range(1, 21))] * 8})
+    assert serving.is_state(queries, frozenset({"a"}))
+
+
+@pytest.mark.parametrize("content", [None, [], "events", {"events": {"a": 1}}, {"nothing": []}])
+def test_a_message_without_a_list_of_events_is_dropped_whole(content):
+    assert serving.page_events(content, MODELS, ready_seen=False) == ([], ["a message without a list of events"])
+
+
+def upload_piece(view: str, message: dict[str, Any], model: dict | None = None, **extra) -> dict[str, Any]:
+    data = as_map(message)
+    if model is not None:
+        data["entries"].append(["model", model])
+    values = {"type": "map", "entries": [["model", {"id": view}], ["data", data]]}
+    return {
+        "kind": "MessageSent",
+        "msg_type": "bokeh_event",
+        "msg_data": {"type": "event", "name": "data_event", "values": values},
+        **extra,
+    }
+
+
+def test_upload_pieces_are_taken_only_from_a_view_that_takes_uploads_and_only_of_the_three_kinds():
+    for kind in sorted(serving.UPLOAD_MESSAGES):
+        piece = upload_piece("v9", {"type": kind, "slot": "qrels"})
+        assert serving.upload_event(piece, MODELS.uploads) == piece
+        assert serving.page_events({"events": [piece]}, MODELS, ready_seen=True) == ([piece], [])
+    refused = {
+        "a figure's view": upload_piece("v1", {"type": "start"}),
+        "another message": upload_piece("v9", {"type": "run-this"}),
+        "a model inside": upload_piece("v9", {"type": "start"}, model={"type": "object", "name": "Div", "id": "x"}),
+        "more than an event has": upload_piece("v9", {"type": "start"}, extra=1),
+        "another event name": {**upload_piece("v9", {"type": "start"}), "msg_data": {"type": "event", "name": "x"}},
+        "a comm message": {"kind": "MessageSent", "msg_type": "comm", "msg_data": {"x": 1}},
+    }
+    for name, piece in refused.items():
+        assert serving.upload_event(piece, MODELS.uploads) is None, name
+
+
+def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploads():
+    binary = Page("/binary").document
+    states = serving.page_models(binary)
+    assert list(states.states.values()) == [FIELDS] and states.uploads == frozenset()
+    story = serving.page_models(Page("/").document)
+    assert len(story.states) == len([route for route in ROUTES if route not in ("/", serving.UPLOAD_PAGE)])
+    workbench = serving.page_models(Page(serving.UPLOAD_PAGE).document)
+    assert len(workbench.uploads) == 1
+
+
+# -- the websocket handler: frames, message kinds, refusals and their codes -----------------------
+
+
+def test_a_light_pages_document_request_gets_only_its_figures_states(binary_page):
+    binary_page.message("PULL-DOC-REQ", serving.LIGHT_PULL)
+    reply = binary_page.replies[-1]
+    assert reply.msgtype == "PULL-DOC-REPLY"
+    (root,) = reply.content["doc"]["roots"]
+    assert root["id"] == binary_page.figure_model and set(root["attributes"]) == {"state"}
+    assert dict(root["attributes"]["state"]["entries"]) == binary_page.state()
+
+
+def test_a_second_document_request_a_pushed_document_and_a_server_info_request_are_refused(binary_page):
+    binary_page.message("PULL-DOC-REQ", {})
+    assert binary_page.answer == "PULL-DOC-REPLY"
+    before = binary_page.state()
+    for msgtype, content in [("PULL-DOC-REQ", {}), ("PUSH-DOC", {"doc": {"roots": []}}), ("SERVER-INFO-REQ", {})]:
+        binary_page.message(msgtype, content)
+        assert binary_page.answer == "refused-message", msgtype
+        assert binary_page.replies[-1].content["traceback"] is None
+    assert binary_page.state() == before and binary_page.closed is None
+
+
+def test_a_click_is_applied_and_a_message_with_nothing_a_page_sends_changes_nothing(binary_page):
+    model = binary_page.figure_model
+    binary_page.message("PATCH-DOC", {"events": [DOCUMENT_READY]})
+    assert binary_page.answer == "OK"
+    binary_page.message("PATCH-DOC", {"events": [state_change(model, {"k": 3})]})
+    assert binary_page.answer == "OK" and binary_page.state()["k"] == 3
+    binary_page.message("PATCH-DOC", {"events": [state_change(model, {"k": k}) for k in range(1, 13)]})
+    assert binary_page.answer == "OK" and binary_page.state()["k"] == 12
+    binary_page.message("PATCH-DOC", {"events": [change(model, "caption", "pwned"), DOCUMENT_READY]})
+    assert binary_page.answer == "refused-event" and binary_page.state()["k"] == 12
+    # What a page sends still applies beside what it does not, and the reply says something was dropped.
+    binary_page.message("PATCH-DOC", {"events": [change(model, "caption", "pwned"), state_change(model, {"k": 4})]})
+    assert binary_page.answer == "refused-event" and binary_page.state()["k"] == 4
+    assert binary_page.closed is None
+
+
+def test_a_state_bokeh_refuses_gets_a_short_code_and_the_log_never_its_value(binary_page, caplog, monkeypatch):
+    """Bokeh's reply carried its traceback (the server's install paths), and its log the whole value."""
+    marker = "never-copied-" * 1500
+
+    def refuse(session, message, connection):
+        raise ValueError(f"expected an element of List(Bool), got {marker!r}")
+
+    monkeypatch.setattr(ServerSession, "_handle_patch", refuse)
+    caplog.set_level(logging.WARNING)
+    binary_page.message("PATCH-DOC", {"events": [state_change(binary_page.figure_model, {"relevant": marker})]})
+    assert binary_page.answer == "refused-state" and binary_page.closed is None
+    assert binary_page.replies[-1].content["traceback"] is None
+    (line,) = [record.getMessage() for record in caplog.records if record.name == serving.log.name]
+    assert "a state refused with ValueError" in line and marker[:100] not in line and len(line) < 400, line
+
+
+# Frames no page sends, and the reason the connection is closed with (code 1008).
+GARBAGE = {
+    "binary": ([b"\x00" * 20], "binary-frame"),
+    "not JSON": (["not json", "{}", "{}"], "unreadable-message"),
+    "buffers": (['{"msgid": "1", "msgtype": "PATCH-DOC", "num_buffers": 1}', "{}", '{"events": []}'], "binary-buffers"),
+    "deep": (['{"msgid": "1", "msgtype": "PATCH-DOC"}', "{}", "[" * 20_000], "unreadable-message"),
+    "no message id": (['{"msgtype": "PATCH-DOC"}', "{}", '{"events": []}'], "bad-header"),
+    "a long message id": ([json.dumps({"msgid": "1" * 65, "msgtype": "PATCH-DOC"}), "{}", "{}"], "bad-header"),
+    "unknown type": (['{"msgid": "1", "msgtype": "SHUTDOWN"}', "{}", "{}"], "unreadable-message"),
+}
+
+
+@pytest.mark.parametrize("name", list(GARBAGE))
+def test_frames_no_page_sends_close_the_connection_with_a_code_and_one_short_log_line(name, caplog):
+    frames, code = GARBAGE[name]
+    page = Page()
+    page.send(*frames)
+    assert page.closed == (1008, code) and page.replies == []
+    lines = [record.getMessage() for record in caplog.records if record.name == serving.log.name]
+    assert len(lines) == 1 and code in lines[0] and len(lines[0]) < 300, lines
+    page.message("PULL-DOC-REQ", {})  # after a refusal, nothing more is read
+    assert page.replies == []
+
+
+def test_a_message_before_the_session_is_open_closes_the_connection():
+    page = Page(open_=False)
+    page.message("PULL-DOC-REQ", {})
+    assert page.closed == (1008, "not-open")
+
+
+def test_dropped_events_are_logged_once_then_at_most_once_a_minute(binary_page, caplog, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(serving.time, "monotonic", lambda: now[0])
+    other = {"events": [change(binary_page.figure_model, "esm", "alert(1)")]}
+    for seconds in (0, 1, 30, serving.REFUSAL_LOG_EVERY_S - 0.5, serving.REFUSAL_LOG_EVERY_S + 0.5):
+        now[0] = 1000.0 + seconds
+        binary_page.message("PATCH-DOC", other)
+    lines = [record.getMessage() for record in caplog.records if "Dropped" in record.getMessage()]
+    assert len(lines) == 2, lines
+    assert (
+        lines[0].startswith("Dropped 1 event(s)")
+        and "a change of 'esm'" in lines[0]
+        and "1 on this connection" in lines[0]
+    )
+    assert lines[1].startswith("Dropped 4 event(s)") and "5 on this connection" in lines[1]
+
+
+# -- websocket message sizes -----------------------------------------------------------------------
+
+
+def test_only_the_workbenchs_page_may_send_messages_as_long_as_a_file_piece():
+    assert serving.message_limit(serving.UPLOAD_PAGE) == serving.MAX_UPLOAD_MESSAGE_BYTES == 2 * 1024 * 1024
+    for route in ROUTES:
+        if route != serving.UPLOAD_PAGE:
+            assert serving.message_limit(route) == serving.MAX_MESSAGE_BYTES == 32 * 1024, route
+    # The longest piece the workbench sends: a MiB as base64 in its message, which the limit holds.
+    data = base64.b64encode(b"\xff" * CHUNK_BYTES).decode()
+    assert len(data) == 4 * -(-CHUNK_BYTES // 3) == 1_398_104
+    piece = upload_piece("p1", {"type": "chunk", "slot": "qrels", "index": 0, "data": data})
+    content = json.dumps({"events": [piece]}, separators=(",", ":"))
+    assert serving.MAX_MESSAGE_BYTES < len(content) < serving.MAX_UPLOAD_MESSAGE_BYTES
+
+
+# -- a request's header fields ----------------------------------------------------------------------
+
+
+def scan_whole(head: bytes) -> int | None:
+    return serving.HeaderScan().end_in(head, len(head))
+
+
+def test_header_fields_are_held_to_their_bytes_after_a_request_line_of_any_length():
+    line = b"GET /binary?" + b"a" * (serving.MAX_REQUEST_LINE - 100) + b" HTTP/1.1\r\n"
+    fields = b"Host: 127.0.0.1\r\nX-Fill: "
+    # Counted from the request line's line break to the end of the blank line after the fields.
+    room = serving.MAX_HEADER_BYTES - (len(b"\n") + len(fields) + len(b"\r\n\r\n"))
+    exact = line + fields + b"f" * room + b"\r\n\r\n"
+    assert scan_whole(exact) == len(exact)
+    with pytest.raises(serving.HeaderFieldsTooLong):
+        scan_whole(line + fields + b"f" * (room + 1) + b"\r\n\r\n")
+    # Byte by byte, the fields are refused as soon as they pass the limit, before they end.
+    scan, growing = serving.HeaderScan(), bytearray()
+    with pytest.raises(serving.HeaderFieldsTooLong):
+        for byte in line + fields + b"f" * (room + 10):
+            growing.append(byte)
+            assert scan.end_in(growing, len(growing)) is None
+    assert len(growing) == len(line) + serving.MAX_HEADER_BYTES
+
+
+def test_header_fields_are_counted_and_more_than_a_hundred_get_a_431():
+    def headers(count: int) -> httputil.HTTPHeaders:
+        found = httputil.HTTPHeaders()
+        for i in range(count):
+            found.add("X-Same", str(i))  # repeated names count as the fields they are
+        return found
+
+    assert not serving.too_many_header_fields(headers(serving.MAX_HEADER_COUNT))
+    assert serving.too_many_header_fields(headers(serving.MAX_HEADER_COUNT + 1))
+
+    class Delegate:
+        called: list[str] = []
+
+        def headers_received(self, start_line, headers):
+            self.called.append("headers")
+
+        def data_received(self, chunk):
+            self.called.append("data")
+
+        def finish(self):
+            self.called.append("finish")
+
+    class Connection:
+        def write_headers(self, start_line, headers, chunk):
+            self.written = (start_line, dict(headers.get_all()), chunk)
+
+        def finish(self):
+            self.finished = True
+
+    count = serving.explainer_http_server().header_count
+    start = httputil.RequestStartLine("GET", "/binary", "HTTP/1.1")
+    delegate, connection = Delegate(), Connection()
+    request = count(delegate, connection)
+    request.headers_received(start, headers(serving.MAX_HEADER_COUNT + 1))
+    request.data_received(b"x")
+    request.finish()
+    status, sent, body = connection.written
+    assert (status.code, connection.finished, delegate.called) == (431, True, [])
+    assert body == b"Request Header Fields Too Large: at most 100 header fields\n"
+    assert sent == {"Content-Type": "text/plain", "Content-Length": str(len(body))}
+    request = count(delegate, Connection())
+    request.headers_received(start, headers(serving.MAX_HEADER_COUNT))
+    request.finish()
+    assert delegate.called == ["headers", "finish"]
+
+
+def test_the_http_server_is_given_the_limits_of_a_requests_headers_and_body():
+    assert serving.HTTP_SERVER_OPTIONS == {
+        "max_header_size": 2 * 1024 * 1024 + 32 * 1024,
+        "idle_connection_timeout": 10.0,
+        "max_body_size": 16 * 1024,
+        "body_timeout": 10.0,
+    }
+    # The one body a page sends, the access code's form, fits well inside: its code is cut at 200 characters.
+    assert len(b"code=" + b"%FF" * 200 * 4) < serving.MAX_BODY_BYTES
+
+
+def test_no_response_names_the_server():
+    transform = serving._no_server_header()(None)
+    headers = httputil.HTTPHeaders({"Server": "TornadoServer/6.5", "Content-Type": "text/html"})
+    status, kept, chunk = transform.transform_first_chunk(200, headers, b"page", True)
+    assert (status, dict(kept.get_all()), chunk) == (200, {"Content-Type": "text/html"}, b"page")
+
+
+# -- where a page request is sent instead, and which websockets are accepted --------------------------
+
+
+def test_a_long_query_a_trailing_slash_and_a_question_mark_in_a_query_are_redirected():
+    long = "k=3&" + "a" * serving.MAX_QUERY_LENGTH
+    assert serving.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
+    assert serving.page_redirect("/binary", "k" * serving.MAX_QUERY_LENGTH, "/binary") is None
+    assert serving.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
+    assert serving.page_redirect("/binary/", "", "/binary") == "../binary"
+    assert serving.page_redirect("/", "", "/") is None
+    assert serving.page_redirect("/which-measure", "a=3?1", "/which-measure") == "./which-measure?a=3%3F1"
+    assert serving.page_redirect("/binary", "k=3", "/binary") is None
+
+
+def test_a_websocket_is_accepted_from_the_host_it_was_sent_to_and_the_allowed_origins_only():
+    allowed = ["localhost:5006", "127.0.0.1:5006", "docs.example.org"]
+    assert serving.is_allowed_origin("http://192.168.1.20:5006", "192.168.1.20:5006", allowed)
+    assert serving.is_allowed_origin("http://localhost:5006", "192.168.1.20:5006", allowed)
+    assert serving.is_allowed_origin("https://docs.example.org", "192.168.1.20:5006", allowed)
+    assert not serving.is_allowed_origin("http://evil.example", "192.168.1.20:5006", allowed)
+    assert not serving.is_allowed_origin("http://192.168.1.20:5007", "192.168.1.20:5006", allowed)
+    assert not serving.is_allowed_origin("http://localhost:5007", "192.168.1.20:5006", allowed)
+    assert not serving.is_allowed_origin("null", "192.168.1.20:5006", allowed)
+
+
+# -- the session token in a light page ------------------------------------------------------------------
+
+
+def test_a_light_pages_token_carries_none_of_the_requests_headers_cookies_or_arguments():
+    from bokeh.application import Application as BokehApplication
+
+    app = SimpleNamespace(secret_key=b"k" * 32, sign_sessions=True, session_token_expiration=300)
+    request = SimpleNamespace(
+        headers={"Authorization": "Bearer header-secret", "Cookie": "sid=cookie-secret"},
+        cookies={"sid": "cookie-secret"},
+        arguments={"k": [b"3"]},
+        query_arguments={"k": [b"3"]},
+        path="/binary",
+        uri="/binary?k=3",
+    )
+    token = serving.light_page_token(app, BokehApplication(), request)
+    payload = get_token_payload(token)
+    assert (payload["headers"], payload["cookies"], payload["arguments"]) == ({}, {}, {})
+    assert "secret" not in json.dumps(payload)
+    assert check_session_id_signature(get_session_id(token), secret_key=app.secret_key, signed=True)
+    assert get_session_id(serving.light_page_token(app, BokehApplication(), request)) != get_session_id(token)
+
+
+# -- the access code ----------------------------------------------------------------------------------
+
+
+class Visitor:
+    """What a page handler gives the access code and takes from it (Tornado's RequestHandler's methods)."""
+
+    def __init__(self, path: str = "/evaluate", cookie: str | None = None, code: str = ""):
+        self.request = SimpleNamespace(path=path)
+        self.cookie, self.code = cookie, code
+        self.status = self.page = self.redirected = None
+        self.headers: dict[str, str] = {}
+        self.cookies_set: list = []
+
+    def get_cookie(self, name):
+        return self.cookie if name == serving.AccessCode.COOKIE else None
+
+    def get_body_argument(self, name, default=""):
+        return self.code if name == "code" else default
+
+    def set_status(self, status):
+        self.status = status
+
+    def set_header(self, name, value):
+        self.headers[name] = value
+
+    def finish(self, text):
+        self.page = text
+
+    def set_cookie(self, name, value, **options):
+        self.cookies_set.append((name, value, options))
+
+    def redirect(self, url, status):
+        self.redirected = (url, status)
+
+
+def test_without_a_code_every_visitor_is_let_in():
+    access = serving.AccessCode()
+    access.require(None)
+    assert access.allows(Visitor()) and access.allows(Visitor(cookie="anything"))
+
+
+def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(monkeypatch):
+    access = serving.AccessCode()
+    access.require("open-sesame")
+    waited: list[float] = []
+
+    async def sleep(seconds):
+        waited.append(seconds)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    visitor = Visitor(code="  open-sesame  ")
+    run(access.check(visitor))
+    ((name, value, options),) = visitor.cookies_set
+    assert name == "explainer-access" and "open-sesame" not in value
+    assert options == {"httponly": True, "samesite": "Strict", "path": "/"}
+    assert visitor.redirected == ("/evaluate", 303) and waited == []
+    assert access.allows(Visitor(cookie=value))
+    assert not access.allows(Visitor(cookie=value[:-2] + "00")) and not access.allows(Visitor())
+    assert not access.allows(Visitor(cookie="é" * 64))  # not even ASCII
+    access.require("open-sesame")  # a new start: a new key, and yesterday's cookie opens nothing
+    assert not access.allows(Visitor(cookie=value))
+
+
+def test_a_wrong_code_waits_a_second_and_gets_the_form_again(monkeypatch):
+    access = serving.AccessCode()
+    access.require("open-sesame")
+    waited: list[float] = []
+
+    async def sleep(seconds):
+        waited.append(seconds)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    for guess in ("guess", "open-sesame" + "x" * 300, "open-sesameX"):
+        visitor = Visitor(code=guess)
+        run(access.check(visitor))
+        assert (visitor.status, visitor.cookies_set) == (403, []) and "That is not the code" in visitor.page
+    assert waited == [1.0, 1.0, 1.0]
+    # Only the first 200 characters are read: a code and anything after them is the code.
+    visitor = Visitor(code="open-sesame".ljust(200) + "ignored")
+    run(access.check(visitor))
+    assert visitor.cookies_set and visitor.redirected == ("/evaluate", 303)
+
+
+def test_the_access_form_has_no_script_fetches_nothing_and_posts_back_to_its_page():
+    access = serving.AccessCode()
+    access.require("open-sesame")
+    visitor = Visitor(path='/evaluate"><script>alert(1)</script>')
+    access.ask(visitor)
+    assert visitor.status == 401
+    assert visitor.headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
+    page = visitor.page
+    assert "<script" not in page and "src=" not in page and "href=" not in page and "url(" not in page
+    assert 'action="/evaluate&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in page
+    assert '<form method="post"' in page and 'name="code"' in page and "role='alert'" not in page
+
+
+# -- the log -------------------------------------------------------------------------------------------
+
+
+def test_a_long_log_message_is_cut_and_says_how_long_it_was():
+    limit = serving.MAX_LOG_CHARS
+    assert serving.shorten_log_line("x" * limit) == "x" * limit
+    assert serving.shorten_log_line("x" * (limit + 1)) == "x" * limit + f"… ({limit + 1:,} characters in all)"
+    assert serving.shorten_log_line("y" * 5_000_000).endswith("… (5,000,000 characters in all)")
+
+
+def test_every_log_record_of_the_server_process_is_shortened():
+    before = logging.getLogRecordFactory()
+    try:
+        serving._shorten_long_log_messages()
+        serving._shorten_long_log_messages()  # twice is once
+        record = logging.getLogRecordFactory()("bokeh", logging.ERROR, __file__, 1, "message %s", ("z" * 10_000,), None)
+        assert record.getMessage() == serving.shorten_log_line("message " + "z" * 10_000)
+        assert len(record.getMessage()) < serving.MAX_LOG_CHARS + 40
+    finally:
+        logging.setLogRecordFactory(before)
+
+
+# -- static files ---------------------------------------------------------------------------------------
+
+
+class Connection:
+    """Tornado's side of one HTTP exchange, kept in memory."""
+
+    def __init__(self):
+        self.status, self.headers, self.body = None, {}, b""
+
+    def set_close_callback(self, callback):
+        pass
+
+    def write_headers(self, start_line, headers, chunk=None):
+        self.status, self.headers = start_line.code, dict(headers.get_all())
+        return self.write(chunk or b"")
+
+    def write(self, chunk):
+        self.body += chunk
+        done = Future()
+        done.set_result(None)
+        return done
+
+    def finish(self):
+        pass
+
+
+def static_get(handler_class, path: str, root: Path | None = None, **headers: str) -> Connection:
+    """What a static handler answers a GET of ``path`` (as its URL pattern hands it the handler)."""
+    connection = Connection()
+    request = httputil.HTTPServerRequest(
+        start_line=httputil.RequestStartLine("GET", "/static/", "HTTP/1.1"),
+        headers=httputil.HTTPHeaders({"Host": "127.0.0.1", **headers}),
+        connection=connection,
+    )
+    options = {"path": str(root)} if root else {}
+    handler = handler_class(Application(), request, **options)
+
+    async def get():
+        await handler._execute([], path.encode("latin-1"))
+
+    run(get())
+    return connection
+
+
+@pytest.fixture
+def bokeh_static():
+    from bokeh.server.views.static_handler import StaticHandler
+
+    return serving.explainer_static(StaticHandler)
+
+
+def test_a_nul_byte_in_a_static_path_is_a_400_where_tornado_would_fail_with_a_500(tmp_path, caplog):
+    (tmp_path / "a.js").write_text("const a = 1;\n")
+    assert static_get(StaticFileHandler, "a.js\x00.txt", tmp_path).status == 500  # why the rule is there
+    caplog.clear()
+    ours = serving.explainer_static(StaticFileHandler)
+    for path in ("a.js\x00.txt", "\x00", "js/bokeh.min.js\x00"):
+        assert static_get(ours, path, tmp_path).status == 400
+    assert "Traceback" not in caplog.text and "ValueError" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../../../../pyproject.toml",
+        "js/../../../../../../etc/passwd",
+        "/etc/passwd",
+        "..\\..\\..\\..\\etc\\passwd",
+        "js/bokeh.min.js/../../../../../../etc/passwd",
+        "",
+        "js/",
+    ],
+)
+def test_no_static_path_reaches_a_file_outside_the_assets_or_lists_a_directory(bokeh_static, path):
+    answer = static_get(bokeh_static, path)
+    assert 400 <= answer.status < 500 and b"root:x:0:0" not in answer.body and b"[project]" not in answer.body
+
+
+def test_scripts_go_out_gzipped_to_a_browser_that_takes_gzip_and_whole_to_a_range(bokeh_static, monkeypatch):
+    import gzip
+
+    from bokeh.util.paths import bokehjs_path
+
+    monkeypatch.setattr(serving, "_gzipped", {})
+    file = Path(bokehjs_path()) / "js" / "bokeh.min.js"
+    plain = static_get(bokeh_static, "js/bokeh.min.js")
+    zipped = static_get(bokeh_static, "js/bokeh.min.js", **{"Accept-Encoding": "gzip, br"})
+    ranged = static_get(bokeh_static, "js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
+    assert plain.status == 200 and plain.body == file.read_bytes() and "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.body) == file.read_bytes()
+    assert zipped.headers["Vary"] == plain.headers["Vary"] == "Accept-Encoding"
+    assert zipped.headers["Etag"] != plain.headers["Etag"]
+    assert ranged.status == 206 and ranged.body == file.read_bytes()[:100] and "Content-Encoding" not in ranged.headers
+    static_get(bokeh_static, "js/bokeh.min.js", **{"Accept-Encoding": "gzip"})
+    assert len(serving._gzipped) == 1  # compressed once, for every visitor
