@@ -83,10 +83,11 @@ def test_start_up_prints_the_class_address_and_a_qr_code_of_it(class_server):
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("width", "height", "scheme"), [(1920, 1080, "light"), (1280, 720, "dark")])
-def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(class_server, browser, width, height, scheme):
+def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(
+    class_server, page_with, width, height, scheme
+):
     address = OTHERS.search(class_server.log()).group(1)
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-    page = context.new_page()
+    page = page_with(viewport=(width, height), color_scheme=scheme)
     page.goto(f"{class_server.url}/binary")
     toggle = page.locator(".class-address-toggle")
     page.locator(".present-toggle").wait_for()
@@ -103,7 +104,6 @@ def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(class_
     assert decoded(np.array(picture)) == [address]
     page.keyboard.press("Escape")
     shown.wait_for(state="hidden")
-    context.close()
 
 
 @pytest.mark.browser
