@@ -109,6 +109,24 @@ def server():
 
 
 @pytest.fixture(scope="session")
+def probe_server():
+    """A second explainer for the tests whose 404s, refusals and errors must stay out of the shared
+    server's log (test_pages.py's test_the_server_logged_no_error); it also lets pages of
+    https://docs.example.com open its websockets (``--allow-origin docs.example.com``)."""
+    running = Server("--allow-origin", "docs.example.com")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def class_server():
+    """The explainer served as for a class: to the network (``--address 0.0.0.0``), no ``--allow-origin``."""
+    running = Server("--address", "0.0.0.0")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
 def exported_site(tmp_path_factory):
     """Every page exported once, as ``relevance-explainer export DIR`` writes them, for the whole session."""
     from explainer.cli import main

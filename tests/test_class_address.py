@@ -15,7 +15,7 @@ from PIL import Image
 from explainer.classroom import class_address, terminal_qr
 from explainer.serving import network_address
 
-from support.server import Server, free_port, wait_until
+from support.server import free_port, wait_until
 
 OTHERS = re.compile(r"^Others on this network can open (\S+)$", re.M)
 CELL = re.compile(r"\x1b\[(\d+);(\d+)m|(▀)")
@@ -63,15 +63,13 @@ def test_the_terminal_qr_code_decodes_to_its_address():
     assert decoded(as_image(terminal_modules(terminal_qr(address)))) == [address]
 
 
-@pytest.fixture(scope="module")
-def class_server():
-    """The explainer served to the network (--address 0.0.0.0), as for a class."""
+@pytest.fixture
+def class_server(class_server):
+    """The session's class server (conftest.py), once it has printed its start-up message."""
     if network_address() is None:
         pytest.skip("this computer has no network address to serve a class on")
-    running = Server("--address", "0.0.0.0")
-    wait_until(lambda: "Scan this" in running.log(), timeout=30, message="the start-up message")
-    yield running
-    running.stop()
+    wait_until(lambda: "Scan this" in class_server.log(), timeout=30, message="the start-up message")
+    return class_server
 
 
 def test_start_up_prints_the_class_address_and_a_qr_code_of_it(class_server):

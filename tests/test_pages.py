@@ -16,7 +16,6 @@ from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
 from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page
-from support.server import Server
 
 pytestmark = pytest.mark.browser
 
@@ -307,12 +306,12 @@ def test_the_ndcg_page_has_its_caption(page, server):
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["ndcg"].caption)
 
 
-def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow():
+def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(probe_server):
     from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import websocket_connect
 
-    # A server of its own, so that the refusals it logs stay out of the shared server's log.
-    own = Server("--allow-origin", "docs.example.com")
+    # The probe server, so that the refusals it logs stay out of the shared server's log.
+    own = probe_server
 
     async def connect(origin: str):
         request = HTTPRequest(f"ws://127.0.0.1:{own.port}/binary/ws", headers={"Origin": origin})
@@ -324,14 +323,11 @@ def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(asyncio.run, connect(origin)).result()
 
-    try:
-        with pytest.raises(HTTPClientError) as refused:
-            run("http://evil.example")
-        assert refused.value.code == 403
-        run(f"http://127.0.0.1:{own.port}")
-        run("https://docs.example.com")
-    finally:
-        own.stop()
+    with pytest.raises(HTTPClientError) as refused:
+        run("http://evil.example")
+    assert refused.value.code == 403
+    run(f"http://127.0.0.1:{own.port}")
+    run("https://docs.example.com")
 
 
 def test_the_server_logged_no_error(server):
