@@ -18,10 +18,110 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, **launch_args()}
 
 
+# -- pages: one browser context for the session, a new page for each test -------------------------
+#
+# A new context costs a test about as much as loading a light page into it (a second and more on a
+# busy 2-core machine), so tests share contexts and take a new page each: what a test may leave
+# behind in a page (its URL, listeners, routes, focus, viewport, theme, presenter view) goes with
+# it. What a context keeps (cookies, other pages it opened) is cleared after each test; a test that
+# changes its context in ways that cannot be undone (routes, cookies, init scripts) asks for the
+# ``context`` fixture too, and its page is then in a context of its own.
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, browser_context_args):
+    """The one ordinary context (desktop, 1280x720, light) the session's pages are opened in."""
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def phone_context(browser, browser_context_args):
+    """A phone's context (touch, a mobile viewport, 390 px wide) for the session's phone pages."""
+    context = browser.new_context(
+        **browser_context_args, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    yield context
+    context.close()
+
+
+def _closed_after(context):
+    """Close every page a test left open in a shared context, and the cookies it left."""
+    for left in context.pages:
+        left.close()
+    context.clear_cookies()
+
+
+@pytest.fixture
+def page(request, shared_context):
+    """A new page for this test: in the shared context, or in the test's own ``context`` when it asks for one."""
+    if "context" in request.fixturenames:
+        yield request.getfixturevalue("context").new_page()  # pytest-playwright closes that context
+        return
+    yield shared_context.new_page()
+    _closed_after(shared_context)
+
+
+@pytest.fixture
+def page_with(shared_context):
+    """A new page of the shared context at a viewport and colour scheme: ``page_with(viewport=(1920, 1080), color_scheme="dark")``.
+
+    Both are the page's own emulation, as a context made with them would have."""
+
+    def open_page(viewport: tuple[int, int] | None = None, color_scheme: str | None = None):
+        opened = shared_context.new_page()
+        if viewport:
+            opened.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        if color_scheme:
+            opened.emulate_media(color_scheme=color_scheme)
+        return opened
+
+    yield open_page
+    _closed_after(shared_context)
+
+
+@pytest.fixture
+def phone(phone_context):
+    """A new page of the phone context: ``phone(height=600, color_scheme="dark")``."""
+
+    def open_page(height: int = 844, color_scheme: str | None = None):
+        opened = phone_context.new_page()
+        if height != 844:
+            opened.set_viewport_size({"width": 390, "height": height})
+        if color_scheme:
+            opened.emulate_media(color_scheme=color_scheme)
+        return opened
+
+    yield open_page
+    _closed_after(phone_context)
+
+
+# -- servers and exported files --------------------------------------------------------------------
+
+
 @pytest.fixture(scope="session")
 def server():
     """The explainer served on a free port of 127.0.0.1 for the whole session."""
     running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def probe_server():
+    """A second explainer for the tests whose 404s, refusals and errors must stay out of the shared
+    server's log (test_pages.py's test_the_server_logged_no_error); it also lets pages of
+    https://docs.example.com open its websockets (``--allow-origin docs.example.com``)."""
+    running = Server("--allow-origin", "docs.example.com")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def class_server():
+    """The explainer served as for a class: to the network (``--address 0.0.0.0``), no ``--allow-origin``."""
+    running = Server("--address", "0.0.0.0")
     yield running
     running.stop()
 

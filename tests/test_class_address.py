@@ -15,7 +15,7 @@ from PIL import Image
 from explainer.classroom import class_address, terminal_qr
 from explainer.serving import network_address
 
-from support.server import Server, free_port, wait_until
+from support.server import free_port, wait_until
 
 OTHERS = re.compile(r"^Others on this network can open (\S+)$", re.M)
 CELL = re.compile(r"\x1b\[(\d+);(\d+)m|(▀)")
@@ -63,15 +63,13 @@ def test_the_terminal_qr_code_decodes_to_its_address():
     assert decoded(as_image(terminal_modules(terminal_qr(address)))) == [address]
 
 
-@pytest.fixture(scope="module")
-def class_server():
-    """The explainer served to the network (--address 0.0.0.0), as for a class."""
+@pytest.fixture
+def class_server(class_server):
+    """The session's class server (conftest.py), once it has printed its start-up message."""
     if network_address() is None:
         pytest.skip("this computer has no network address to serve a class on")
-    running = Server("--address", "0.0.0.0")
-    wait_until(lambda: "Scan this" in running.log(), timeout=30, message="the start-up message")
-    yield running
-    running.stop()
+    wait_until(lambda: "Scan this" in class_server.log(), timeout=30, message="the start-up message")
+    return class_server
 
 
 def test_start_up_prints_the_class_address_and_a_qr_code_of_it(class_server):
@@ -83,10 +81,11 @@ def test_start_up_prints_the_class_address_and_a_qr_code_of_it(class_server):
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("width", "height", "scheme"), [(1920, 1080, "light"), (1280, 720, "dark")])
-def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(class_server, browser, width, height, scheme):
+def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(
+    class_server, page_with, width, height, scheme
+):
     address = OTHERS.search(class_server.log()).group(1)
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-    page = context.new_page()
+    page = page_with(viewport=(width, height), color_scheme=scheme)
     page.goto(f"{class_server.url}/binary")
     toggle = page.locator(".class-address-toggle")
     page.locator(".present-toggle").wait_for()
@@ -103,7 +102,6 @@ def test_presenter_view_shows_the_class_address_as_a_qr_code_that_decodes(class_
     assert decoded(np.array(picture)) == [address]
     page.keyboard.press("Escape")
     shown.wait_for(state="hidden")
-    context.close()
 
 
 @pytest.mark.browser

@@ -102,21 +102,12 @@ def test_bad_state_values_get_a_links_notices_shown_as_text(tag_page, page):
     ("scheme", "theme", "expected"),
     [("light", "dark", DARK_BG), ("dark", "light", LIGHT_BG), ("dark", "auto", DARK_BG), ("light", None, LIGHT_BG)],
 )
-def test_the_theme_attribute_sets_light_or_dark_whatever_the_system_says(
-    browser, exported_site, tmp_path, scheme, theme, expected
-):
-    shutil.copy(exported_site / "explainer.js", tmp_path / "explainer.js")
+def test_the_theme_attribute_sets_light_or_dark_whatever_the_system_says(tag_page, page, scheme, theme, expected):
+    page.emulate_media(color_scheme=scheme)
     attribute = "" if theme is None else f' theme="{theme}"'
-    html = f'<!doctype html><html lang="en"><body><relevance-figure name="ndcg"{attribute}></relevance-figure><script src="explainer.js"></script></body></html>'
-    (tmp_path / "tags.html").write_text(html, encoding="utf-8")
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto((tmp_path / "tags.html").as_uri())
-        expect(page.locator(".fig .metric-formula").first).to_be_visible()
-        assert page.locator(".fig").evaluate("el => getComputedStyle(el).backgroundColor") == expected
-    finally:
-        context.close()
+    tag_page(f'<relevance-figure name="ndcg"{attribute}></relevance-figure>')
+    expect(page.locator(".fig .metric-formula").first).to_be_visible()
+    assert page.locator(".fig").evaluate("el => getComputedStyle(el).backgroundColor") == expected
 
 
 def test_a_new_theme_keeps_the_readers_state_and_an_unknown_one_gets_a_notice(tag_page, page):

@@ -15,8 +15,7 @@ from explainer.figures import BY_NAME, FIGURES
 from explainer.pages import TITLES
 from explainer.serving import MAX_QUERY_LENGTH
 
-from support.page import MARKDOWN_TEXT, PROBES, click_changes, watch_page
-from support.server import Server
+from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +33,6 @@ def formula(page, selector: str):
 
 P = "[data-metric=precision]"
 NDCG = ".metric-ndcgText"
-
-
-MODES = ["served", "exported"]
 
 
 def test_each_figure_module_goes_to_the_page_as_its_own_bundle():
@@ -83,9 +79,13 @@ def test_story_text_quotes_the_numbers_its_figures_show(page, server):
     assert [last[k] for k in ("precision", "recall", "rr", "ap", "ndcg")] == ["0.60", "0.50", "0.50", "0.45", "0.70"]
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, address, mode):
-    page.goto(address(mode, "/binary?relevant=1,4&missed=0&k=3"))
+# Served pages are the exported light pages with connection.js added: what a page does with its
+# link is checked on the served page, and each exported file is opened once, from disk, in
+# test_export.py (test_each_exported_page_works_from_disk_with_no_request), where its origin differs.
+
+
+def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, server):
+    page.goto(server.url + "/binary?relevant=1,4&missed=0&k=3")
     grades = [1, 0, 0, 1] + [0] * 8
     expect(formula(page, P)).to_have_text(f"P@3 = 1 / 3 = {f(metrics.precision_at_k(grades, 3))}")
     expect(formula(page, "[data-metric=recall]")).to_have_text(f"R@3 = 1 / 2 = {f(metrics.recall_at_k(grades, 3, 2))}")
@@ -95,10 +95,9 @@ def test_a_binary_state_link_opens_that_state_and_clicks_update_the_link(page, a
     page.wait_for_url(re.compile(r"relevant=1,2,4&missed=0&k=3"))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_an_ndcg_state_link_opens_that_state_and_promoting_updates_the_link(page, address, mode):
+def test_an_ndcg_state_link_opens_that_state_and_promoting_updates_the_link(page, server):
     # Article 002's five-result example, padded with zeros: NDCG@5 = 0.97.
-    page.goto(address(mode, "/ndcg?grades=3,2,0,1,2,0,0,0&k=5&gain=exponential"))
+    page.goto(server.url + "/ndcg?grades=3,2,0,1,2,0,0,0&k=5&gain=exponential")
     grades = [3, 2, 0, 1, 2, 0, 0, 0]
     expect(formula(page, NDCG)).to_have_text(re.compile(rf"= {f(metrics.ndcg_at_k(grades, 5))}$"))
     assert f(metrics.ndcg_at_k(grades, 5)) == "0.97"
@@ -139,7 +138,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("path", "query", "notice"), MALFORMED)
 # The exported pages read links with the same kit.js: their half runs in the slow step.
-@pytest.mark.parametrize("mode", [MODES[0], pytest.param(MODES[1], marks=pytest.mark.slow)])
+@pytest.mark.parametrize("mode", ["served", pytest.param("exported", marks=pytest.mark.slow)])
 def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(
     page, address, mode, path, query, notice
 ):
@@ -158,9 +157,8 @@ def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(
     assert seen["dialogs"] == [] and seen["errors"] == []
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_link_keeps_its_valid_values_when_one_is_bad(page, address, mode):
-    page.goto(address(mode, "/binary?relevant=1&k=99&missed=0"))
+def test_a_link_keeps_its_valid_values_when_one_is_bad(page, server):
+    page.goto(server.url + "/binary?relevant=1&k=99&missed=0")
     grades = [1] + [0] * 11
     expect(formula(page, P)).to_have_text(f"P@5 = 1 / 5 = {f(metrics.precision_at_k(grades, 5))}")
     expect(page.locator(".query-notice")).to_contain_text("k=“99”")
@@ -171,8 +169,19 @@ def padded(length: int) -> str:
     return "k=3&x=" + "a" * (length - len("k=3&x="))
 
 
-@pytest.mark.parametrize("length", [MAX_QUERY_LENGTH + 1, 30_000, 1_500_000])
-@pytest.mark.parametrize("mode", MODES)
+# Two guards: served, the server's (it redirects); from a file, the figure's own (kit.js). Each is
+# tried at its boundary; the server's with the sizes Bokeh's websocket would fail on too, the
+# figure's with a 1.5 MB link in the slow step.
+OVERSIZED = [
+    ("served", MAX_QUERY_LENGTH + 1),
+    ("served", 30_000),
+    ("served", 1_500_000),
+    ("exported", MAX_QUERY_LENGTH + 1),
+    pytest.param("exported", 1_500_000, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("mode", "length"), OVERSIZED)
 def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, exported_site, mode, length):
     """Served, Bokeh would carry such a query into its websocket, which fails from about 25 KB; the
     server sends the page without it. From a file, the figure ignores it the same way."""
@@ -192,7 +201,7 @@ def test_an_oversized_link_opens_a_working_figure_with_a_notice(page, server, ex
     assert errors == []
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", ["served", "exported"])  # each guard lets it through
 def test_a_link_as_long_as_a_query_may_be_is_read_as_usual(page, server, exported_site, mode):
     base = f"{server.url}/binary" if mode == "served" else (exported_site / "binary.html").as_uri()
     page.goto(f"{base}?{padded(MAX_QUERY_LENGTH)}")
@@ -230,9 +239,8 @@ def test_a_page_address_with_a_trailing_slash_opens_the_page(page, server):
     click_changes(page, "binary")
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_link_with_many_bad_values_lists_the_first_few(page, address, mode):
-    page.goto(address(mode, "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3"))
+def test_a_link_with_many_bad_values_lists_the_first_few(page, server):
+    page.goto(server.url + "/binary?" + "&".join(f"x{i}=1" for i in range(9)) + "&k=3")
     lines = page.locator(".query-notice p")
     expect(lines).to_have_text(
         [*(f"Ignored “x{i}”: this figure has no such setting." for i in range(4)), "… and 5 more values ignored."]
@@ -240,16 +248,15 @@ def test_a_link_with_many_bad_values_lists_the_first_few(page, address, mode):
     expect(formula(page, P)).to_have_text(re.compile(r"^P@3 = "))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_presenter_mode_shows_only_the_figure_in_large_type(page, address, mode):
+def test_presenter_mode_shows_only_the_figure_in_large_type(page_with, server):
     # Type grows with the screen (test_screens.py checks that it fits at 720p): on a 1080p projector
     # it is well over one and a half times the page's.
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(address(mode, "/binary"))
+    page = page_with(viewport=(1920, 1080))
+    page.goto(server.url + "/binary")
     normal = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["binary"].caption)
 
-    page.goto(address(mode, "/binary?present=1"))
+    page.goto(server.url + "/binary?present=1")
     expect(page.locator(".fig-frame.present")).to_be_attached()
     expect(page.locator(".fig-caption")).to_be_hidden()
     large = page.locator(".rl-title").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
@@ -275,42 +282,36 @@ def in_view(locator, height: int) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(browser, address, mode):
+def test_presenting_on_a_720p_projector_keeps_the_numbers_in_view(page_with, server):
     """The list may be taller than the screen; its numbers must not be."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    try:
-        page = context.new_page()
-        page.goto(address(mode, "/conventions?present=1"))
-        values = page.locator(".fig-conventions .conv-value")
-        expect(values).to_have_count(5)
-        for i in range(5):
-            assert in_view(values.nth(i), 720), f"convention {i + 1}'s value is off the screen"
-        page.goto(address(mode, "/binary?present=1"))
-        expect(page.locator(".fig-frame.present")).to_be_visible()
-        page.locator('.rl-row[data-rank="12"] button').scroll_into_view_if_needed()
-        page.mouse.wheel(0, 2000)
-        page.locator('.rl-row[data-rank="12"] button').click()  # the last row, at the bottom of the screen
-        formulas = page.locator(".metric-formula")
-        expect(formulas.first).to_have_text(re.compile(r"^P@5 = "))
-        for i in range(4):
-            assert in_view(formulas.nth(i), 720), f"measure {i + 1} scrolled off the screen with the list"
-    finally:
-        context.close()
+    page = page_with(viewport=(1280, 720))
+    page.goto(server.url + "/conventions?present=1")
+    values = page.locator(".fig-conventions .conv-value")
+    expect(values).to_have_count(5)
+    for i in range(5):
+        assert in_view(values.nth(i), 720), f"convention {i + 1}'s value is off the screen"
+    page.goto(server.url + "/binary?present=1")
+    expect(page.locator(".fig-frame.present")).to_be_visible()
+    page.locator('.rl-row[data-rank="12"] button').scroll_into_view_if_needed()
+    page.mouse.wheel(0, 2000)
+    page.locator('.rl-row[data-rank="12"] button').click()  # the last row, at the bottom of the screen
+    formulas = page.locator(".metric-formula")
+    expect(formulas.first).to_have_text(re.compile(r"^P@5 = "))
+    for i in range(4):
+        assert in_view(formulas.nth(i), 720), f"measure {i + 1} scrolled off the screen with the list"
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_the_ndcg_page_has_its_caption(page, address, mode):
-    page.goto(address(mode, "/ndcg"))
+def test_the_ndcg_page_has_its_caption(page, server):
+    page.goto(server.url + "/ndcg")
     expect(page.locator(".fig-caption")).to_have_text(BY_NAME["ndcg"].caption)
 
 
-def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow():
+def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(probe_server):
     from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import websocket_connect
 
-    # A server of its own, so that the refusals it logs stay out of the shared server's log.
-    own = Server("--allow-origin", "docs.example.com")
+    # The probe server, so that the refusals it logs stay out of the shared server's log.
+    own = probe_server
 
     async def connect(origin: str):
         request = HTTPRequest(f"ws://127.0.0.1:{own.port}/binary/ws", headers={"Origin": origin})
@@ -322,14 +323,11 @@ def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(
         with ThreadPoolExecutor(1) as pool:
             return pool.submit(asyncio.run, connect(origin)).result()
 
-    try:
-        with pytest.raises(HTTPClientError) as refused:
-            run("http://evil.example")
-        assert refused.value.code == 403
-        run(f"http://127.0.0.1:{own.port}")
-        run("https://docs.example.com")
-    finally:
-        own.stop()
+    with pytest.raises(HTTPClientError) as refused:
+        run("http://evil.example")
+    assert refused.value.code == 403
+    run(f"http://127.0.0.1:{own.port}")
+    run("https://docs.example.com")
 
 
 def test_the_server_logged_no_error(server):
@@ -338,43 +336,16 @@ def test_the_server_logged_no_error(server):
     assert " ERROR " not in log and "error" not in log.lower().replace("errors", "")
 
 
-def offline(context) -> list[str]:
-    """Refuse every request that would leave the disk; return the list of what was asked."""
-    asked: list[str] = []
-
-    def only_local(route):
-        asked.append(route.request.url)
-        if route.request.url.startswith(("file:", "data:", "blob:")):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", only_local)
-    return asked
-
-
-@pytest.mark.parametrize("name", ["index", *BY_NAME])
-def test_each_exported_page_works_from_disk_with_no_request(context, page, exported_site, name):
-    asked = offline(context)
-    errors = watch_errors(page)
-    url = (exported_site / f"{name}.html").as_uri()
-    page.goto(url)
-    for figure in PROBES if name == "index" else [name]:
-        click_changes(page, figure, timeout=30_000)
-    assert [a for a in asked if not a.startswith(("data:", "blob:")) and a != url] == []
-    assert errors == []
-
-
-def test_a_query_on_an_exported_figure_sets_its_state(context, page, exported_site):
-    offline(context)
+def test_a_query_on_an_exported_figure_sets_its_state(page, exported_site):
+    offline(page)
     page.goto((exported_site / "ndcg.html").as_uri() + "?grades=3,3,2,2,1,1,0,0&k=3&gain=linear")
     expect(formula(page, NDCG)).to_have_text(re.compile(r"= 1\.00$"), timeout=30_000)
     page.locator('.rl-row[data-rank="3"] button').click()
     page.wait_for_url(re.compile(r"grades=3,2,3,2,1,1,0,0"))
 
 
-def test_the_exported_story_links_to_the_exported_figure_files(context, page, exported_site):
-    offline(context)
+def test_the_exported_story_links_to_the_exported_figure_files(page, exported_site):
+    offline(page)
     page.goto((exported_site / "index.html").as_uri())
     link = page.get_by_role("link", name="This figure on its own page").first
     expect(link).to_have_attribute("href", "binary.html?relevant=2,3,5,8,11&missed=1&k=5")
@@ -398,30 +369,24 @@ def figure_background(page) -> str:
         ("light", "", LIGHT_BG),
     ],
 )
-@pytest.mark.parametrize("mode", MODES)
-def test_the_theme_key_sets_light_or_dark_whatever_the_system_says(browser, address, mode, scheme, query, expected):
-    context = browser.new_context(color_scheme=scheme)
-    page = context.new_page()
-    page.goto(address(mode, f"/binary?{query}"))
+def test_the_theme_key_sets_light_or_dark_whatever_the_system_says(page_with, server, scheme, query, expected):
+    page = page_with(color_scheme=scheme)
+    page.goto(server.url + f"/binary?{query}")
     expect(page.locator(".fig-caption")).to_be_visible()
     assert figure_background(page) == expected
     expect(page.locator(".query-notice")).to_be_hidden()
-    context.close()
 
 
-def test_the_story_page_and_an_exported_file_follow_the_theme_key_too(browser, server, exported_site):
-    context = browser.new_context(color_scheme="light")
-    page = context.new_page()
+def test_the_story_page_and_an_exported_file_follow_the_theme_key_too(page_with, server, exported_site):
+    page = page_with(color_scheme="light")
     for url in (f"{server.url}/?theme=dark", (exported_site / "ndcg.html").as_uri() + "?theme=dark"):
         page.goto(url)
         expect(page.locator(".fig .metric-formula").first).to_be_visible()
         assert figure_background(page) == DARK_BG, url
-    context.close()
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, address, mode):
-    page.goto(address(mode, "/binary?theme=<b>purple</b>&k=3"))
+def test_a_theme_the_page_does_not_know_is_ignored_with_a_notice(page, server):
+    page.goto(server.url + "/binary?theme=<b>purple</b>&k=3")
     expect(page.locator(".query-notice")).to_have_text(
         "Ignored theme=“<b>purple</b>”: theme must be light, dark or auto."
     )

@@ -47,11 +47,10 @@ def test_every_figure_page_has_what_a_projector_must_show():
 @pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
 @pytest.mark.parametrize("name", list(PRESENTED))
 def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scrolling(
-    browser, server, name, width, height
+    page_with, server, name, width, height
 ):
     link, selectors = PRESENTED[name]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+    page = page_with(viewport=(width, height))
     page.goto(f"{server.url}/{link}{'&' if '?' in link else '?'}present=1")
     expect(page.locator(selectors[0]).first).to_be_visible()
     page.evaluate("document.fonts.ready")
@@ -60,28 +59,23 @@ def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scro
         assert seen["found"] > 0, f"{name}: nothing matches {selector}"
         assert seen["outside"] == [], f"{name} at {width}x{height}: {selector} runs off the screen: {seen['outside']}"
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the page scrolls sideways"
-    context.close()
 
 
 @pytest.mark.parametrize("name", ["binary", "ndcg", "conventions", "unjudged"])
-def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(browser, server, name):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
+def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(page_with, server, name):
+    page = page_with(viewport=(1920, 1080))
     page.goto(f"{server.url}/{name}?present=1")
     formula = page.locator(".metric-formula").first
     expect(formula).to_be_visible()
     size = float(formula.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
     assert size >= 32, f"{name}: formulas at {size} px on a 1080p projector"
-    context.close()
 
 
-def test_presenting_uses_the_width_of_the_screen(browser, server):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
+def test_presenting_uses_the_width_of_the_screen(page_with, server):
+    page = page_with(viewport=(1920, 1080))
     page.goto(f"{server.url}/binary?present=1")
     box = page.locator(".fig").bounding_box()
     assert box["width"] > 0.9 * 1920, box
-    context.close()
 
 
 # -- every page: a phone's width, a main landmark, a heading ----------------------------------------
@@ -99,22 +93,20 @@ def test_every_served_page_declares_the_viewport_and_a_main_landmark(server, rou
     assert VIEWPORT in html and len(re.findall(r"<main[ >]", html)) == 1, route  # exported pages: test_export.py
 
 
-def test_a_phone_shows_a_figure_page_at_its_own_width(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+def test_a_phone_shows_a_figure_page_at_its_own_width(phone, server):
+    page = phone()
     page.goto(server.url + "/binary")
     expect(page.locator(".metric-formula").first).to_be_visible()
     assert page.evaluate("window.innerWidth") == 390
     size = float(page.locator(".rl-title").first.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
     assert size >= 14, size
-    context.close()
 
 
 @pytest.mark.parametrize("name", list(BY_NAME))
-def test_a_figure_page_is_headed_by_its_title(page, server, exported_site, name):
-    for address in (f"{server.url}/{name}", (exported_site / f"{name}.html").as_uri()):
-        page.goto(address)
-        expect(page.get_by_role("heading", level=1)).to_have_text(BY_NAME[name].title)
+def test_a_figure_page_is_headed_by_its_title(page, server, name):
+    """(An exported file's heading: test_export.py, test_each_exported_page_works_from_disk_with_no_request.)"""
+    page.goto(f"{server.url}/{name}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(BY_NAME[name].title)
 
 
 # -- documentation pages that frame a figure --------------------------------------------------------
@@ -135,9 +127,10 @@ def readme_snippet() -> str:
 
 
 @pytest.mark.parametrize("mode", ["served", "exported"])
-def test_framed_figures_size_their_iframes_through_the_readmes_snippet(browser, server, exported_site, tmp_path, mode):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
+def test_framed_figures_size_their_iframes_through_the_readmes_snippet(
+    page_with, server, exported_site, tmp_path, mode
+):
+    page = page_with(viewport=(1400, 900))
     if mode == "served":
         page.set_content(HOST.format(url=server.url, snippet=readme_snippet()))
     else:  # a documentation page beside the exported files, framing them
@@ -164,7 +157,6 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(browser, 
         figure_box = frame.locator(".fig-frame").bounding_box()
         assert figure_box["y"] + figure_box["height"] <= frame_box["y"] + frame_box["height"], frame_id
         assert frame_box["height"] - figure_box["height"] < 60, (frame_id, frame_box, figure_box)
-    context.close()
 
 
 # -- screen readers and keyboards: axe-core on every page ---------------------------------------------
@@ -181,36 +173,25 @@ AXE_VIEWS = [
 
 @pytest.mark.parametrize(("scheme", "mode"), AXE_VIEWS)
 @pytest.mark.parametrize("route", ROUTES)
-def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, server, route, scheme, mode):
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
-    page = context.new_page()
+def test_no_serious_or_critical_accessibility_violation_on_any_page(page_with, server, route, scheme, mode):
+    page = page_with(viewport=(1280, 800), color_scheme=scheme)
     page.goto(f"{server.url}{route}?{mode}")
     expect(page.locator(".fig .metric-formula, .fig .system-mean, .fig .which-says").first).to_be_visible()
     serious = serious_violations(page)
     assert serious == [], "\n".join(serious)
-    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
-def test_no_serious_or_critical_accessibility_violation_on_the_workbench(browser, server, scheme):
+def test_no_serious_or_critical_accessibility_violation_on_the_workbench(page_with, server, scheme):
     """The workbench with a query open: its tables, charts, both lists and the two figures on them."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800})
-    page = context.new_page()
+    page = page_with(viewport=(1280, 800), color_scheme=scheme)
     page.goto(f"{server.url}/evaluate?query=g044")
     expect(page.locator(".wb-figure .fig .metric-formula").first).to_be_visible(timeout=30_000)
     serious = serious_violations(page)
     assert serious == [], "\n".join(serious)
-    context.close()
 
 
 # -- phones: a finger, a narrow screen ------------------------------------------------------------------
-
-
-def phone(browser, height: int = 844, scheme: str = "light"):
-    context = browser.new_context(
-        viewport={"width": 390, "height": height}, is_mobile=True, has_touch=True, color_scheme=scheme
-    )
-    return context, context.new_page()
 
 
 def in_viewport(locator, page) -> bool:
@@ -226,10 +207,10 @@ def binary_headline(state) -> str:
     return f"P@{state.k} {f(values['precision'])}, R@{state.k} {f(values['recall'])}, RR {f(values['rr'])}, AP {f(values['ap'])}"
 
 
-def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(browser, server):
+def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(phone, server):
     from explainer.figures.binary import BinaryState
 
-    context, page = phone(browser)
+    page = phone()
     page.goto(server.url + "/binary")
     headline = page.locator(".fig-headline-text")
     expect(headline).to_have_text(binary_headline(BinaryState()))
@@ -243,7 +224,6 @@ def test_a_tap_on_a_row_far_down_shows_the_changed_numbers_without_scrolling(bro
     # And it opens to the whole arithmetic.
     page.locator(".fig-headline-toggle").tap()
     expect(page.locator(".fig-headline-details p").first).to_have_text(re.compile(r"^P@5 = \d+ / 5 = "))
-    context.close()
 
 
 TARGETS = {
@@ -255,8 +235,8 @@ TARGETS = {
 
 
 @pytest.mark.parametrize("name", list(TARGETS))
-def test_every_touch_target_is_at_least_44_by_44_px(browser, server, name):
-    context, page = phone(browser)
+def test_every_touch_target_is_at_least_44_by_44_px(phone, server, name):
+    page = phone()
     page.goto(f"{server.url}/{name}")
     expect(page.locator(TARGETS[name][0]).first).to_be_visible()
     for selector in TARGETS[name]:
@@ -265,11 +245,10 @@ def test_every_touch_target_is_at_least_44_by_44_px(browser, server, name):
         )
         small = [size for size in sizes if size[0] < 43.5 or size[1] < 43.5]
         assert sizes and small == [], f"{name}: {selector} smaller than 44 px: {small}"
-    context.close()
 
 
-def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(browser, server):
-    context, page = phone(browser, height=560)
+def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(phone, server):
+    page = phone(height=560)
     page.goto(server.url + "/binary")
     handle = page.locator(".rl-cutoff-handle")
     expect(handle).to_have_text("k = 5")
@@ -281,13 +260,12 @@ def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(browser, server):
     expect(handle).to_have_text("k = 12", timeout=10_000)
     page.mouse.up()
     assert page.evaluate("window.scrollY") > 0
-    context.close()
 
 
-def swipe_up(page, context, x: float, y: float, by: float = -20) -> None:
+def swipe_up(page, x: float, y: float, by: float = -20) -> None:
     """A finger's swipe upward from (x, y), as real touch events: the page scrolls down (downward,
     `by` > 0: the page scrolls up)."""
-    cdp = context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 16):
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + by * step}]})
@@ -302,8 +280,8 @@ def swipe_up(page, context, x: float, y: float, by: float = -20) -> None:
         ("queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2", '.q-row[data-query="1"] .q-strip'),
     ],
 )
-def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothing(browser, server, name, start):
-    context, page = phone(browser, height=600)
+def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothing(phone, server, name, start):
+    page = phone(height=600)
     page.goto(f"{server.url}/{name}")
     watched = page.locator(".metric-formula, .system-mean").first
     expect(watched).to_be_visible()
@@ -312,19 +290,18 @@ def test_a_vertical_swipe_on_a_row_or_a_strip_scrolls_the_page_and_changes_nothi
     target.scroll_into_view_if_needed()
     box = target.bounding_box()
     scrolled = page.evaluate("window.scrollY")
-    swipe_up(page, context, box["x"] + min(20, box["width"] / 2), box["y"] + box["height"] / 2)
+    swipe_up(page, box["x"] + min(20, box["width"] / 2), box["y"] + box["height"] / 2)
     wait_until(lambda: page.evaluate("window.scrollY") > scrolled + 100, message="the page to scroll")
     assert watched.text_content() == before  # no row flipped, no square marked
     if name == "binary":
         expect(page.locator(".rl-cutoff-handle")).to_have_text("k = 5")
-    context.close()
 
 
 @pytest.mark.parametrize(("name", "k"), [("binary", 5), ("ndcg", 8)])
-def test_a_vertical_swipe_on_a_chart_of_every_k_scrolls_the_page_and_leaves_k(browser, server, name, k):
+def test_a_vertical_swipe_on_a_chart_of_every_k_scrolls_the_page_and_leaves_k(phone, server, name, k):
     """The chart takes a sideways drag (test_every_k) and leaves an up or down swipe to the page:
     a finger that touches it to scroll moves no k."""
-    context, page = phone(browser, height=600)
+    page = phone(height=600)
     page.goto(f"{server.url}/{name}")
     chart = page.locator(".kchart-svg")
     expect(chart).to_have_attribute("aria-valuenow", str(k))
@@ -332,17 +309,14 @@ def test_a_vertical_swipe_on_a_chart_of_every_k_scrolls_the_page_and_leaves_k(br
     box = chart.bounding_box()
     scrolled = page.evaluate("window.scrollY")
     # Downward from the chart's top, over a column far from k's: the page scrolls up.
-    swipe_up(page, context, box["x"] + box["width"] * 0.2, box["y"] + 10, by=20)
+    swipe_up(page, box["x"] + box["width"] * 0.2, box["y"] + 10, by=20)
     wait_until(lambda: page.evaluate("window.scrollY") < scrolled - 100, message="the page to scroll")
     expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {k}")
     expect(chart).to_have_attribute("aria-valuenow", str(k))
-    context.close()
 
 
-def test_a_figure_in_jupyterlabs_dark_theme_is_dark_on_a_light_system(browser, server):
+def test_a_figure_in_jupyterlabs_dark_theme_is_dark_on_a_light_system(page, server):
     """JupyterLab marks its theme on the body; a figure follows it, its form controls included."""
-    context = browser.new_context(color_scheme="light")
-    page = context.new_page()
     # Marked as soon as the body exists, before the page's scripts draw the figure.
     page.add_init_script(
         "new MutationObserver((_, seen) => { if (document.body) { document.body.dataset.jpThemeLight = 'false';"
@@ -353,4 +327,3 @@ def test_a_figure_in_jupyterlabs_dark_theme_is_dark_on_a_light_system(browser, s
     background = page.locator(".fig").evaluate("el => getComputedStyle(el).backgroundColor")
     radio_scheme = page.locator("input[name=gain]").first.evaluate("el => getComputedStyle(el).colorScheme")
     assert background == "rgb(13, 17, 23)" and radio_scheme == "dark", (background, radio_scheme)
-    context.close()

@@ -30,7 +30,7 @@ from explainer import serving
 from explainer.cli import build_parser
 from explainer.serving import is_same_origin, network_address, serve_pages
 
-from support.server import ROOT, Server, answers, free_port, wait_until
+from support.server import ROOT, answers, free_port, wait_until
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -107,14 +107,6 @@ def websocket_answer(url: str, origin: str) -> int:
         return pool.submit(asyncio.run, connect()).result()
 
 
-@pytest.fixture(scope="module")
-def classroom_server():
-    """Served as for a class: ``--address 0.0.0.0``, no ``--allow-origin``."""
-    running = Server("--address", "0.0.0.0")
-    yield running
-    running.stop()
-
-
 def session_websocket(page, load):
     """Run ``load`` (which opens a page) and return the page's session websocket once it has said something."""
     with page.expect_websocket(lambda ws: ws.url.endswith("/ws"), timeout=30_000) as opened:
@@ -125,30 +117,30 @@ def session_websocket(page, load):
 
 
 @pytest.mark.browser
-def test_a_class_reaches_the_figures_at_whatever_address_it_types(page, classroom_server):
+def test_a_class_reaches_the_figures_at_whatever_address_it_types(page, class_server):
     """Students type the laptop's LAN address, which no start-up list holds; 127.0.0.2 stands in for it."""
-    websocket = session_websocket(page, lambda: page.goto(f"http://127.0.0.2:{classroom_server.port}/binary"))
+    websocket = session_websocket(page, lambda: page.goto(f"http://127.0.0.2:{class_server.port}/binary"))
     with websocket.expect_event("framereceived", timeout=10_000):  # the server's answer to a click
         page.locator('.rl-row[data-rank="1"] button').click()
     assert not websocket.is_closed()
-    assert "Refusing websocket" not in classroom_server.log()
+    assert "Refusing websocket" not in class_server.log()
 
 
 @pytest.mark.browser
-def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, classroom_server):
+def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, class_server):
     """A framed page's websocket comes from the framed page's own origin: no --allow-origin needed."""
-    frame = f'<iframe src="http://127.0.0.2:{classroom_server.port}/ndcg" width="1000" height="900"></iframe>'
+    frame = f'<iframe src="http://127.0.0.2:{class_server.port}/ndcg" width="1000" height="900"></iframe>'
     websocket = session_websocket(page, lambda: page.set_content(frame))
     figure = page.frame_locator("iframe")
     expect(figure.locator(".metric-formula").first).to_be_visible(timeout=30_000)
     with websocket.expect_event("framereceived", timeout=10_000):
         figure.locator('.rl-row[data-rank="3"] button').click()
     assert not websocket.is_closed()
-    assert "Refusing websocket" not in classroom_server.log()
+    assert "Refusing websocket" not in class_server.log()
 
 
-def test_a_class_server_still_refuses_pages_from_elsewhere(classroom_server):
-    port = classroom_server.port
+def test_a_class_server_still_refuses_pages_from_elsewhere(class_server):
+    port = class_server.port
     socket_url = f"ws://127.0.0.2:{port}/binary/ws"
     assert websocket_answer(socket_url, f"http://127.0.0.2:{port}") == 101
     assert websocket_answer(socket_url, "http://evil.example") == 403
@@ -156,13 +148,13 @@ def test_a_class_server_still_refuses_pages_from_elsewhere(classroom_server):
     assert websocket_answer(socket_url, f"http://127.0.0.2:{port + 1}") == 403
 
 
-def test_a_class_server_says_which_address_to_give_the_class(classroom_server):
+def test_a_class_server_says_which_address_to_give_the_class(class_server):
     lan = network_address()
     if lan is None:
-        assert "Others on this network" not in classroom_server.log()
+        assert "Others on this network" not in class_server.log()
         pytest.skip("this machine has no network address to announce")
-    announced = f"Others on this network can open http://{lan}:{classroom_server.port}/"
-    assert announced in classroom_server.log()
+    announced = f"Others on this network can open http://{lan}:{class_server.port}/"
+    assert announced in class_server.log()
     with urllib.request.urlopen(announced.rsplit(" ", 1)[1] + "binary", timeout=30) as response:
         assert response.status == 200
 

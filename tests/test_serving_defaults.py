@@ -18,7 +18,7 @@ from explainer.figures import BY_NAME
 from explainer.pages import ROUTES
 
 from support.page import watch_page
-from support.server import Server, answers, free_port, wait_until
+from support.server import answers, free_port, wait_until
 from support.sessions import (
     routes_of,
     tornado_app,
@@ -44,14 +44,6 @@ def raw_get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes, list
         return response.status, response.read(), response.getheaders()
     finally:
         connection.close()
-
-
-@pytest.fixture(scope="module")
-def probe_server():
-    """A server of this module's own, so that the 404s and refusals it logs stay out of the shared one's log."""
-    running = Server()
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -224,16 +216,12 @@ def test_no_directory_listing_and_no_file_from_outside_the_served_assets(probe_s
 @pytest.mark.parametrize(
     "path", ["/static/js/bokeh.min.js%00.txt", "/binary/static/js/%00", "/static/extensions/panel/panel.min.js%00"]
 )
-def test_a_nul_byte_in_a_static_path_is_refused_without_a_server_error(path):
+def test_a_nul_byte_in_a_static_path_is_refused_without_a_server_error(probe_server, path):
     """Tornado's StaticFileHandler would pass the NUL to os.path.realpath: a ValueError, a 500 and a traceback."""
-    running = Server()
-    try:
-        status, body, _ = raw_get(running.port, path)
-        assert not any(secret in body for secret in SECRETS)
-        assert raw_get(running.port, "/binary")[0] == 200
-        assert 400 <= status < 500 and "Traceback" not in running.log()
-    finally:
-        running.stop()
+    status, body, _ = raw_get(probe_server.port, path)
+    assert not any(secret in body for secret in SECRETS)
+    assert raw_get(probe_server.port, "/binary")[0] == 200
+    assert 400 <= status < 500 and "Traceback" not in probe_server.log()
 
 
 def test_served_pages_set_no_cookie_and_load_only_from_this_server(browser, probe_server):

@@ -85,6 +85,21 @@ def watch_page(page) -> dict[str, list]:
     return seen
 
 
+def offline(target) -> list[str]:
+    """Refuse every request of ``target`` (a page, or a context) that would leave the disk; return the list of what was asked."""
+    asked: list[str] = []
+
+    def only_local(route):
+        asked.append(route.request.url)
+        if route.request.url.startswith(("file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            route.abort()
+
+    target.route("**/*", only_local)
+    return asked
+
+
 class ShownFigure:
     """One figure served from the test process and open in a page: its locators, and the Python figure.
 
