@@ -32,7 +32,11 @@ def trec():
 
 def test_a_state_class_made_for_a_list_takes_its_length_and_missed_count_from_the_list():
     made = BinaryState.for_list([False, True, True] + [False] * 27, missed=4, k=10)
-    assert made.limits() == {"relevant": {"length": 30}, "k": {"min": 1, "max": 30}, "missed": {"min": 4, "max": 4}}
+    assert made.limits() == {
+        "relevant": {"length": 30, "unjudged": True},
+        "k": {"min": 1, "max": 30},
+        "missed": {"min": 4, "max": 4},
+    }
     state = made()
     assert state.k == 10 and state.n_relevant == 2 + 4
     # R follows a flip: the missed documents are data, so a flip is a judgment.
@@ -41,7 +45,7 @@ def test_a_state_class_made_for_a_list_takes_its_length_and_missed_count_from_th
     with pytest.raises(ValueError):
         state.update_from_dict({"missed": 3})
     # The teaching class is untouched.
-    assert BinaryState.limits()["relevant"] == {"length": 12} and BinaryState().missed == 1
+    assert BinaryState.limits()["relevant"] == {"length": 12, "unjudged": False} and BinaryState().missed == 1
 
 
 def test_a_figure_given_a_state_of_a_list_class_uses_that_class_for_its_limits_and_its_reset():
@@ -54,7 +58,7 @@ def test_a_figure_given_a_state_of_a_list_class_uses_that_class_for_its_limits_a
 
 def test_the_conventions_state_made_for_a_list_fixes_the_judged_documents_outside_it():
     made = ConventionsState.for_list([3, 0, 2, 1, 0, 4], [2, 4], k=5, highest=4)
-    assert made.limits()["missed_grades"] == {"length": 2, "min_grade": 1, "max_grade": 4, "unjudged": False}
+    assert made.limits()["missed_grades"] == {"length": 2, "min_grade": 0, "max_grade": 4, "unjudged": False}
     assert made().missed_grades == [4, 2]  # best first
     # trec_eval's ndcg_cut_5: DCG of 3, 0, 2, 1, 0 over the ideal 4, 4, 3, 2, 2.
     dcg = 3 / 1 + 2 / 2 + 1 / 2.321928094887362
