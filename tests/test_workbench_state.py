@@ -25,7 +25,7 @@ def evaluated():
 def trec():
     topics, documents, qrels, baseline, candidate = golden.load()
     evaluator = pytrec_eval.RelevanceEvaluator(
-        qrels.to_dict(), {"map", "recip_rank", "P.10", "recall.10", "ndcg_cut.10"}
+        qrels.to_dict(), {"map", "recip_rank", "P.10", "recall.10", "ndcg_cut.10", "success.10"}
     )
     return [evaluator.evaluate(run.to_dict()) for run in (baseline, candidate)]
 
@@ -69,8 +69,8 @@ def test_the_conventions_state_made_for_a_list_fixes_the_judged_documents_outsid
 @pytest.mark.parametrize("run", [0, 1])
 def test_the_figures_of_every_golden_query_show_trec_evals_numbers(evaluated, trec, run):
     # The golden runs have 30 results, all shown: figure 1's AP and RR are trec_eval's map and
-    # recip_rank, its P@10 and R@10 trec_eval's, and the conventions figure's first row at k = 10
-    # trec_eval's ndcg_cut_10.
+    # recip_rank, its P@10 and R@10 trec_eval's, and the conventions figure's first row, recall
+    # and hit rate at k = 10 trec_eval's ndcg_cut_10, recall_10 and success_10 (as the page says).
     for qid in evaluated.qids:
         detail = wb.query_of(evaluated, qid)
         spec = detail["figures"][run]
@@ -84,6 +84,8 @@ def test_the_figures_of_every_golden_query_show_trec_evals_numbers(evaluated, tr
         assert values["recall"] == pytest.approx(expected["recall_10"], **APPROX), qid
         conventions = _state(ConventionsState, spec["conventions"]["default"])
         assert conventions.values["linear-judged"] == pytest.approx(expected["ndcg_cut_10"], **APPROX), qid
+        assert conventions.values["recall"] == pytest.approx(expected["recall_10"], **APPROX), qid
+        assert conventions.values["hit_rate"] == pytest.approx(expected["success_10"], **APPROX), qid
 
 
 def _state(base, values):
