@@ -275,7 +275,7 @@ def test_unjudged_documents_are_marked_unjudged_and_the_judged_documents_counted
         )
     n = len(unjudged(QRELS, BASELINE, "q1"))
     expect(page.locator(".wb-figure-note")).to_contain_text(
-        f"{n} of these results are unjudged: the figures mark them ? and count them as not relevant"
+        f"{n} of these results are unjudged: the figures mark them unjudged (?) and count them as not relevant"
     )
     check_figures(page, QRELS, BASELINE, "q1")
 

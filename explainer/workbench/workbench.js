@@ -900,7 +900,7 @@ function createQueryPane(model, { change, close }) {
     const grades = gradesWith(detail, whatIf().judgments);
     const unjudged = detail.runs[r].docs.slice(0, spec.depth).filter((d) => grades[d] === null).length;
     const them = unjudged === 1 ? ["is", "it"] : ["are", "them"];
-    const unjudgedNote = unjudged ? ` ${unjudged} of these results ${them[0]} unjudged: the figures mark ${them[1]} ? and count ${them[1]} as not relevant, as trec_eval does.` : "";
+    const unjudgedNote = unjudged ? ` ${unjudged} of these results ${them[0]} unjudged: the figures mark ${them[1]} unjudged (?) and count ${them[1]} as not relevant, as trec_eval does.` : "";
     // Which of the figures' numbers are trec_eval's, at this relevance level: the second figure's
     // other rows are the conventions of the other tools they name.
     const trecNumbers = "figure 1's P@k, R@k, RR and AP, and the second figure's trec_eval ndcg_cut row, recall@k and hit rate@k";
