@@ -411,3 +411,46 @@ def test_a_view_state_of_non_bools_or_bool_counts_is_refused_and_the_view_reset(
     figure.view.state = bad
     assert figure.state.to_dict() == before
     assert figure.view.state == before
+
+
+# A real query's list, as the workbench makes it: x and y nobody judged.
+REAL_QRELS = {"q": {"a": 1, "b": 0, "c": 2, "m": 1, "n": 0}}
+REAL_RUN = {"q": {"a": 5.0, "x": 4.0, "b": 3.0, "y": 2.0, "c": 1.0}}
+
+
+def test_a_real_lists_unjudged_ranks_are_none_and_count_as_not_relevant_as_in_trec_eval():
+    import pytrec_eval
+
+    judged = REAL_QRELS["q"]
+    ranked = sorted(REAL_RUN["q"], key=REAL_RUN["q"].get, reverse=True)
+    relevant = [None if d not in judged else judged[d] >= 1 for d in ranked]
+    n_relevant = sum(g >= 1 for g in judged.values())
+    made = BinaryState.for_list(relevant, n_relevant - sum(r is True for r in relevant), k=4)
+    state = made()
+    assert state.relevant == [True, None, False, None, True]
+    assert state.grades == [1, None, 0, None, 1]
+    assert state.n_relevant == n_relevant
+    expected = pytrec_eval.RelevanceEvaluator(REAL_QRELS, {"map", "recip_rank", "P.4", "recall.4"}).evaluate(REAL_RUN)
+    values = state.values
+    assert values["ap"] == pytest.approx(expected["q"]["map"], abs=1e-12)
+    assert values["rr"] == pytest.approx(expected["q"]["recip_rank"], abs=1e-12)
+    assert values["precision"] == pytest.approx(expected["q"]["P_4"], abs=1e-12)
+    assert values["recall"] == pytest.approx(expected["q"]["recall_4"], abs=1e-12)
+    assert made.limits()["relevant"] == {"length": 5, "unjudged": True}
+    # A flip judges an unjudged rank: relevant, and R follows it (the missed count is data).
+    state.flip(2)
+    assert state.relevant[1] is True and state.n_relevant == n_relevant + 1
+
+
+@pytest.mark.parametrize("flag", [None, 0, 1, "yes"])
+def test_the_articles_list_takes_only_true_or_false(flag):
+    with pytest.raises(ValueError, match="relevant"):
+        BinaryState(relevant=[flag, *ARTICLE[1:]])
+    assert BinaryState.limits()["relevant"] == {"length": RESULT_COUNT, "unjudged": False}
+
+
+@pytest.mark.parametrize("flag", [0, 1, "?"])
+def test_a_real_list_takes_true_false_or_none_only(flag):
+    made = BinaryState.for_list([True, None, False], missed=0)
+    with pytest.raises(ValueError, match="relevant at rank 2"):
+        made(relevant=[True, flag, False])

@@ -276,3 +276,49 @@ def test_the_figure_keeps_the_view_equal_to_the_state():
     figure.view.state = {**figure.state.to_dict(), "missed_grades": [0]}
     assert figure.state.missed_grades == [3, 2, 1]
     assert figure.view.state == figure.state.to_dict()
+
+
+# A real query's list, as the workbench makes it: x and y nobody judged; b, z and w judged 0.
+REAL_QRELS = {"q": {"a": 2, "b": 0, "c": 1, "r": 3, "z": 0, "w": 0}}
+REAL_RUN = {"q": {"a": 4.0, "x": 3.0, "b": 2.0, "y": 1.0}}
+
+
+def test_a_real_lists_unjudged_documents_are_none_and_its_judged_documents_the_qrels():
+    import pytrec_eval
+
+    judged = REAL_QRELS["q"]
+    ranked = sorted(REAL_RUN["q"], key=REAL_RUN["q"].get, reverse=True)
+    outside = [g for d, g in judged.items() if d not in ranked]
+    made = ConventionsState.for_list([judged.get(d) for d in ranked], outside, k=4)
+    state = made()
+    assert state.ranked_grades == [2, None, 0, None]
+    # Every judged document, once: the list's judged ones and all those outside it, 0s included.
+    assert sorted(state.judged) == sorted(judged.values())
+    assert made.limits()["grades"]["unjudged"] is True
+    assert made.limits()["missed_grades"]["min_grade"] == 0
+    expected = pytrec_eval.RelevanceEvaluator(REAL_QRELS, {"ndcg_cut.4", "recall.4", "success.4"}).evaluate(REAL_RUN)
+    values = state.values
+    assert values["linear-judged"] == pytest.approx(expected["q"]["ndcg_cut_4"], abs=1e-12)
+    assert values["recall"] == pytest.approx(expected["q"]["recall_4"], abs=1e-12)
+    assert values["hit_rate"] == pytest.approx(expected["q"]["success_4"], abs=1e-12)
+    # An unjudged document counts as grade 0 under every convention.
+    as_zero = ConventionsState.for_list([judged.get(d, 0) for d in ranked], outside, k=4)().values
+    assert values == pytest.approx(as_zero, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{"grades": [1, None, 0, 2, 0, 3, 1, 2]}, {"missed_grades": [3, 0]}],
+    ids=["unjudged", "missed-0"],
+)
+def test_the_articles_list_is_all_judged_and_its_missed_documents_relevant(values):
+    with pytest.raises(ValueError):
+        ConventionsState(**values)
+
+
+def test_a_real_list_refuses_a_grade_that_is_neither_a_grade_nor_none():
+    made = ConventionsState.for_list([1, None, 0], [0], k=2)
+    with pytest.raises(ValueError, match=r"grades\[1\]"):
+        made(grades=[1, "?", 0])
+    with pytest.raises(ValueError, match=r"missed_grades\[0\]"):
+        made(missed_grades=[None])

@@ -68,7 +68,10 @@ def test_the_conventions_figures_recall_and_hit_rate_follow_the_level_as_trec_ev
         # NDCG takes every grade at any level, as trec_eval's ndcg_cut does.
         assert state.values["linear-judged"] == pytest.approx(expected["ndcg_cut_10"], **APPROX), qid
         graded = state.ranked_grades
-        at_level_one = metrics.recall_at_k(graded, 10, sum(g >= 1 for g in graded) + len(state.missed_grades))
+        # (None: a result nobody judged; missed_grades holds every judged document outside, 0s too.)
+        at_level_one = metrics.recall_at_k(
+            graded, 10, sum(g is not None and g >= 1 for g in graded) + sum(g >= 1 for g in state.missed_grades)
+        )
         differs += state.values["recall"] != pytest.approx(at_level_one, **APPROX)
     # The level matters on this set: recall at level 1 would differ on many queries.
     assert differs > 10

@@ -25,14 +25,18 @@ def evaluated():
 def trec():
     topics, documents, qrels, baseline, candidate = golden.load()
     evaluator = pytrec_eval.RelevanceEvaluator(
-        qrels.to_dict(), {"map", "recip_rank", "P.10", "recall.10", "ndcg_cut.10"}
+        qrels.to_dict(), {"map", "recip_rank", "P.10", "recall.10", "ndcg_cut.10", "success.10"}
     )
     return [evaluator.evaluate(run.to_dict()) for run in (baseline, candidate)]
 
 
 def test_a_state_class_made_for_a_list_takes_its_length_and_missed_count_from_the_list():
     made = BinaryState.for_list([False, True, True] + [False] * 27, missed=4, k=10)
-    assert made.limits() == {"relevant": {"length": 30}, "k": {"min": 1, "max": 30}, "missed": {"min": 4, "max": 4}}
+    assert made.limits() == {
+        "relevant": {"length": 30, "unjudged": True},
+        "k": {"min": 1, "max": 30},
+        "missed": {"min": 4, "max": 4},
+    }
     state = made()
     assert state.k == 10 and state.n_relevant == 2 + 4
     # R follows a flip: the missed documents are data, so a flip is a judgment.
@@ -41,7 +45,7 @@ def test_a_state_class_made_for_a_list_takes_its_length_and_missed_count_from_th
     with pytest.raises(ValueError):
         state.update_from_dict({"missed": 3})
     # The teaching class is untouched.
-    assert BinaryState.limits()["relevant"] == {"length": 12} and BinaryState().missed == 1
+    assert BinaryState.limits()["relevant"] == {"length": 12, "unjudged": False} and BinaryState().missed == 1
 
 
 def test_a_figure_given_a_state_of_a_list_class_uses_that_class_for_its_limits_and_its_reset():
@@ -54,7 +58,7 @@ def test_a_figure_given_a_state_of_a_list_class_uses_that_class_for_its_limits_a
 
 def test_the_conventions_state_made_for_a_list_fixes_the_judged_documents_outside_it():
     made = ConventionsState.for_list([3, 0, 2, 1, 0, 4], [2, 4], k=5, highest=4)
-    assert made.limits()["missed_grades"] == {"length": 2, "min_grade": 1, "max_grade": 4, "unjudged": False}
+    assert made.limits()["missed_grades"] == {"length": 2, "min_grade": 0, "max_grade": 4, "unjudged": False}
     assert made().missed_grades == [4, 2]  # best first
     # trec_eval's ndcg_cut_5: DCG of 3, 0, 2, 1, 0 over the ideal 4, 4, 3, 2, 2.
     dcg = 3 / 1 + 2 / 2 + 1 / 2.321928094887362
@@ -65,8 +69,8 @@ def test_the_conventions_state_made_for_a_list_fixes_the_judged_documents_outsid
 @pytest.mark.parametrize("run", [0, 1])
 def test_the_figures_of_every_golden_query_show_trec_evals_numbers(evaluated, trec, run):
     # The golden runs have 30 results, all shown: figure 1's AP and RR are trec_eval's map and
-    # recip_rank, its P@10 and R@10 trec_eval's, and the conventions figure's first row at k = 10
-    # trec_eval's ndcg_cut_10.
+    # recip_rank, its P@10 and R@10 trec_eval's, and the conventions figure's first row, recall
+    # and hit rate at k = 10 trec_eval's ndcg_cut_10, recall_10 and success_10 (as the page says).
     for qid in evaluated.qids:
         detail = wb.query_of(evaluated, qid)
         spec = detail["figures"][run]
@@ -80,6 +84,8 @@ def test_the_figures_of_every_golden_query_show_trec_evals_numbers(evaluated, tr
         assert values["recall"] == pytest.approx(expected["recall_10"], **APPROX), qid
         conventions = _state(ConventionsState, spec["conventions"]["default"])
         assert conventions.values["linear-judged"] == pytest.approx(expected["ndcg_cut_10"], **APPROX), qid
+        assert conventions.values["recall"] == pytest.approx(expected["recall_10"], **APPROX), qid
+        assert conventions.values["hit_rate"] == pytest.approx(expected["success_10"], **APPROX), qid
 
 
 def _state(base, values):

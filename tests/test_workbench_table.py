@@ -231,6 +231,31 @@ def unjudged(qrels: dict, run: dict, qid: str) -> set[str]:
     return {docid for docid in run.get(qid, {}) if docid not in qrels[qid]}
 
 
+def ranked(run: dict, qid: str) -> list[str]:
+    """A run's documents for a query, best score first (the golden runs and these have no ties)."""
+    return sorted(run[qid], key=run[qid].get, reverse=True)
+
+
+def check_figures(page, qrels: dict, run: dict, qid: str, level: int = 1) -> None:
+    """The figures on a run's list (all of it shown) mark each result as the qrels judge it, and
+    the conventions figure counts the query's judged documents and lists their grades."""
+    docs = ranked(run, qid)
+    judged = qrels[qid]
+    binary, conventions = page.locator(".wb-figure").nth(0), page.locator(".wb-figure").nth(1)
+    marks = [" ".join(t.split()) for t in binary.locator(".rl-activate .mark").all_text_contents()]
+    assert marks == [
+        "? unjudged" if d not in judged else "✓ relevant" if judged[d] >= level else "✗ not relevant" for d in docs
+    ]
+    grades = [" ".join(t.split()) for t in conventions.locator(".rl-activate .grade").all_text_contents()]
+    assert [g == "? unjudged" for g in grades] == [d not in judged for d in docs]
+    assert all(g.endswith(f" {judged[d]}") for g, d in zip(grades, docs, strict=True) if d in judged)
+    outside = sum(1 for d in judged if d not in run[qid])
+    ideal = ", ".join(map(str, sorted(judged.values(), reverse=True)))
+    expect(conventions.locator(".conv-detail .metric-note")).to_contain_text(
+        f"Ideal order {ideal}: from all {len(judged)} judged documents ({outside} not retrieved)"
+    )
+
+
 def test_unjudged_documents_are_marked_unjudged_and_the_judged_documents_counted_from_the_qrels(small_page):
     page = small_page
     open_query(page, "q1")
@@ -250,8 +275,9 @@ def test_unjudged_documents_are_marked_unjudged_and_the_judged_documents_counted
         )
     n = len(unjudged(QRELS, BASELINE, "q1"))
     expect(page.locator(".wb-figure-note")).to_contain_text(
-        f"{n} of these results are unjudged: the figures show them as not relevant (grade 0)"
+        f"{n} of these results are unjudged: the figures mark them unjudged (?) and count them as not relevant"
     )
+    check_figures(page, QRELS, BASELINE, "q1")
 
 
 def test_the_golden_sets_unjudged_results_and_judged_documents_counted_from_its_files(golden_page):
@@ -274,5 +300,28 @@ def test_the_golden_sets_unjudged_results_and_judged_documents_counted_from_its_
     expect(page.locator(".wb-figure-note")).to_contain_text(
         f"{len(unjudged(qrels, runs[0], qid))} of these results are unjudged"
     )
+    check_figures(page, qrels, runs[0], qid)
     page.locator(".wb-query .wb-close").click()
     page.locator(".wb-search").fill("")
+
+
+def test_at_relevance_level_2_a_grade_1_document_no_run_retrieved_is_counted_once(browser, object_server):
+    # d is graded 1: not relevant at level 2, judged all the same, and retrieved by neither run.
+    # (q2: the statistics need two queries.)
+    qrels = {"q1": {"a": 2, "b": 1, "d": 1, "z": 0}, "q2": {"e": 2}}
+    baseline = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"e": 1.0}}
+    candidate = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"f": 1.0}}
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    seen = watch_page(page)
+    page.goto(object_server.serve(Workbench(qrels, baseline, candidate, relevance_level=2)))
+    expect(page.locator(".wb-row").first).to_be_visible(timeout=30_000)
+    open_query(page, "q1")
+    for r in (0, 1):
+        expect(page.locator(f".wb-terms-run.wb-run-{r} .wb-term", has_text="Ideal DCG")).to_contain_text(
+            f"(from the {len(qrels['q1'])} judged documents of this query)"
+        )
+    check_figures(page, qrels, baseline, "q1", level=2)
+    assert seen["errors"] == [], seen["errors"]
+    context.close()
+    object_server.release()

@@ -1,5 +1,7 @@
 // Figure 1: twelve ranked results, a cutoff k, and P@k, R@k, RR and AP with their arithmetic.
-// State (from Python, or changed here): { relevant: [a flag per rank], k, missed }.
+// State (from Python, or changed here): { relevant: [a flag per rank], k, missed }. On a real
+// query's list (the workbench) a flag is null where nobody judged the document: marked unjudged,
+// counted as not relevant, as trec_eval counts it.
 import {
   averagePrecision,
   averagePrecisionTerms,
@@ -51,7 +53,7 @@ export function toQuery(state) {
  */
 export function flip(state, rank, limits) {
   const relevant = state.relevant.slice();
-  relevant[rank - 1] = !relevant[rank - 1];
+  relevant[rank - 1] = !relevant[rank - 1]; // an unjudged rank (null) flips to relevant: judged
   const step = relevant[rank - 1] ? -1 : 1;
   const missed = Math.min(Math.max(state.missed + step, limits.missed.min), limits.missed.max);
   return { ...state, relevant, missed };
@@ -59,7 +61,7 @@ export function flip(state, rank, limits) {
 
 /** The numbers the figure shows for a state, each computed by the metrics module. */
 export function readout({ relevant, k, missed }) {
-  const grades = relevant.map((r) => (r ? 1 : 0));
+  const grades = relevant.map((r) => (r === null ? null : r ? 1 : 0));
   const inList = relevantRanks(grades);
   const nRelevant = inList.length + missed;
   const atK = relevantRanks(grades, k);
@@ -95,6 +97,8 @@ export function readout({ relevant, k, missed }) {
     // AP's terms, the precision at each relevant rank, computed once: for the step-through, the
     // chart's dots (on the P@k line) and the precision-recall view's mean.
     apTerms: inList.map((rank) => [rank, precisionAtK(grades, rank)]),
+    // Each rank's mark: relevant, not relevant, or unjudged (null), which the measures count as not relevant.
+    marks: relevant.map((r) => MARKS[r === null ? "unjudged" : r ? "relevant" : "notRelevant"]),
     announcement: `P@${k} ${f(values.precision)}, R@${k} ${f(values.recall)}, RR ${f(values.rr)}, AP ${f(values.ap)}`,
     // The ranks each card uses, highlighted while the card is under the pointer or focus.
     uses: {
@@ -148,6 +152,8 @@ function apMean(precisions, missed, nRelevant, ap) {
   const zeros = missed ? `, and 0 for each relevant document never retrieved (○)` : "";
   return `AP = (${terms.join(" + ")}) / ${nRelevant} = ${f(ap)}: the mean of the precision at each relevant rank (●)${zeros}, the dashed line.`;
 }
+
+const MARKS = { relevant: ["✓", "relevant"], notRelevant: ["✗", "not relevant"], unjudged: ["?", "unjudged"] };
 
 // The cards, in order; their names and blind spots come from Python's explainer/measures.py.
 const CARDS = ["precision", "recall", "rr", "ap"];
@@ -279,13 +285,14 @@ function build(shell) {
     const shown = current;
     shell.beforePaint(() => {
       if (active) list.highlight(shown.uses[active]);
-      state.relevant.forEach((isRelevant, i) => {
-        if (drawn[i] === isRelevant) return; // a click flips one row: the other eleven stay as drawn
-        drawn[i] = isRelevant;
+      state.relevant.forEach((flag, i) => {
+        if (drawn[i] === flag) return; // a click flips one row: the other eleven stay as drawn
+        drawn[i] = flag;
         const button = list.buttons[i];
-        list.rows[i].classList.toggle("is-relevant", isRelevant);
-        button.setAttribute("aria-pressed", String(isRelevant));
-        drawMark(marks[i], isRelevant ? "✓" : "✗", isRelevant ? "relevant" : "not relevant");
+        list.rows[i].classList.toggle("is-relevant", flag === true);
+        list.rows[i].classList.toggle("is-unjudged", flag === null);
+        button.setAttribute("aria-pressed", String(flag === true));
+        drawMark(marks[i], ...shown.marks[i]);
       });
       missed.update(state.missed);
       const { byK, apLegend: legend, pr } = everyK(shown);

@@ -42,6 +42,8 @@ class BinaryState(FigureState):
     """What the reader of figure 1 changes: which ranks are relevant, the cutoff k, the missed count."""
 
     fields = ("relevant", "k", "missed")
+    # The article's list is all judged; a real query's list (for_list) marks a rank nobody judged
+    # with None in ``relevant``: shown as unjudged, counted as not relevant, as trec_eval counts it.
 
     relevant = Flags(
         default=[rank in ARTICLE_RELEVANT_RANKS for rank in range(1, RESULT_COUNT + 1)],
@@ -66,31 +68,32 @@ class BinaryState(FigureState):
         if not 1 <= rank <= count:
             raise ValueError(f"rank must be between 1 and {count}, got {rank!r}")
         relevant = list(self.relevant)
-        relevant[rank - 1] = not relevant[rank - 1]
+        relevant[rank - 1] = not relevant[rank - 1]  # an unjudged rank (None) flips to relevant: judged
         step = -1 if relevant[rank - 1] else 1
         low, high = self.param.missed.bounds
         missed = min(max(self.missed + step, low), high)
         self.param.update(relevant=relevant, missed=missed)
 
     @classmethod
-    def for_list(cls, relevant: Sequence[bool], missed: int, k: int = ARTICLE_K) -> type[BinaryState]:
-        """A state class for a real query's list: ``relevant`` (a flag per rank) and k are its
-        defaults, and its ``missed`` count is data, fixed, not a setting.
+    def for_list(cls, relevant: Sequence[bool | None], missed: int, k: int = ARTICLE_K) -> type[BinaryState]:
+        """A state class for a real query's list: ``relevant`` (a flag per rank, None where nobody
+        judged the document) and k are its defaults, and its ``missed`` count is data, fixed, not a setting.
 
         With ``missed`` fixed, a flip is a judgment: R follows it, where the article's figure
         keeps R and moves the missed count. Classes are made once per list.
         """
-        return _binary_for_list(cls, tuple(bool(r) for r in relevant), int(missed), int(k))
+        flags = tuple(None if r is None else bool(r) for r in relevant)
+        return _binary_for_list(cls, flags, int(missed), int(k))
 
     @property
-    def grades(self) -> list[int]:
-        """The list as binary grades, rank 1 first."""
-        return [int(r) for r in self.relevant]
+    def grades(self) -> list[int | None]:
+        """The list as binary grades, rank 1 first, None where unjudged (the metrics count it as 0)."""
+        return [None if r is None else int(r) for r in self.relevant]
 
     @property
     def n_relevant(self) -> int:
         """R: relevant results in the list plus the ones it missed."""
-        return sum(self.relevant) + self.missed
+        return sum(r is True for r in self.relevant) + self.missed
 
     @property
     def values(self) -> dict[str, float]:
@@ -105,13 +108,18 @@ class BinaryState(FigureState):
 
 
 @functools.lru_cache(maxsize=512)
-def _binary_for_list(cls, relevant: tuple[bool, ...], missed: int, k: int) -> type[BinaryState]:
+def _binary_for_list(cls, relevant: tuple[bool | None, ...], missed: int, k: int) -> type[BinaryState]:
     length = len(relevant)
     if not length:
         raise ValueError("a list for figure 1 needs at least one result")
     return cls._made_for(
         f"a list of {length} results, {missed} relevant missed",
-        relevant=Flags(default=list(relevant), length=length, doc=cls.param.relevant.doc),
+        relevant=Flags(
+            default=list(relevant),
+            length=length,
+            unjudged=True,
+            doc="Relevance of each rank, rank 1 first: None where unjudged.",
+        ),
         k=Count(default=min(max(k, 1), length), bounds=(1, length), doc=cls.param.k.doc),
         missed=Count(
             default=missed, bounds=(missed, missed), doc="Relevant documents the list did not retrieve: data."

@@ -3,12 +3,16 @@
 // each row with the tools that compute it that way and its arithmetic on focus or hover.
 // Below: recall@k against hit rate@k on the same list.
 // State: { grades: [by document], order: [documents by rank], k, missed_grades: [grades of missed documents] }.
+// On a real query's list (the workbench) a grade is null where nobody judged the document (marked
+// unjudged, gain 0, as trec_eval counts it), and missed_grades holds every judged document outside
+// the list, grade 0 included, so that the figure counts the query's judged documents.
 import { dcgAtK, formatNumber, hitRateAtK, idealGrades, ndcgAtK, recallAtK, relevantRanks } from "explainer/metrics";
 import {
   createCard,
   createGradedList,
   createStepper,
   dcgSum,
+  drawMark,
   gradedListFields,
   gradedListQuery,
   gradeMark,
@@ -57,7 +61,7 @@ export function toQuery(state) {
  */
 export function conventionParts(ranked, k, missedGrades, convention) {
   const { gain, cut } = convention;
-  const judged = [...ranked, ...missedGrades];
+  const judged = [...ranked.filter((g) => g !== null), ...missedGrades];
   const fromJudged = convention.ideal === "judged";
   const ideal = idealGrades(fromJudged ? judged : ranked);
   const depth = cut ? k : Math.max(ideal.length, 1);
@@ -75,12 +79,14 @@ export function conventionParts(ranked, k, missedGrades, convention) {
 export function readout(state, conventions, level = 1) {
   const { k, missed_grades: missed } = state;
   const ranked = rankedGrades(state);
+  const judgedInList = ranked.filter((g) => g !== null).length;
+  const unjudged = ranked.length - judgedInList;
   const rows = conventions.map((c) => {
     const { dcg, idcg, value, ideal, depth } = conventionParts(ranked, k, missed, c);
     const source =
       c.ideal === "judged"
-        ? `all ${ranked.length + missed.length} judged documents (${missed.length} not retrieved)`
-        : `the ${ranked.length} results in the list only`;
+        ? `all ${judgedInList + missed.length} judged documents (${missed.length} not retrieved)`
+        : `the ${judgedInList} ${unjudged ? "judged " : ""}results in the list only`;
     return {
       key: c.key,
       value,
@@ -93,7 +99,7 @@ export function readout(state, conventions, level = 1) {
       idealNote: `Ideal order ${ideal.join(", ")}: from ${source}, ${c.cut ? `top ${k} counted` : "every one counted"}.`,
     };
   });
-  const relevant = ranked.map((g) => Number(g >= level));
+  const relevant = ranked.map((g) => Number(g !== null && g >= level));
   const inList = relevantRanks(relevant);
   const topK = relevantRanks(relevant, k);
   const missedRelevant = missed.filter((g) => g >= level).length;
@@ -104,6 +110,7 @@ export function readout(state, conventions, level = 1) {
   const resultText = level > 1 ? `result graded ${level} or more` : "relevant result";
   return {
     ranked,
+    unjudged,
     rows,
     recall,
     hitRate,
@@ -122,6 +129,20 @@ export function readout(state, conventions, level = 1) {
   };
 }
 
+/** A row's mark of a document nobody judged (null grade), over the graded list's grade: "? unjudged". */
+function unjudgedRow(list, i, unjudged) {
+  return {
+    key: unjudged ? "unjudged" : "",
+    draw(button) {
+      list.rows[i].classList.toggle("is-unjudged", unjudged);
+      if (!unjudged) return;
+      drawMark(button.querySelector(".grade"), "?", "unjudged");
+      const where = i ? "Press to move up." : "At the top.";
+      list.describe(i + 1, `Rank ${i + 1}. Unjudged: nobody judged it, so the measures count it as grade 0. ${where}`);
+    },
+  };
+}
+
 export function render(view) {
   mountFigure(view, { className: "fig-conventions", queryFields, toQuery, build });
 }
@@ -132,7 +153,8 @@ function createMissedGrades(shell, flash) {
   const { length: fixed, max_length: most = fixed, min_length: fewest = fixed ?? 0, min_grade: low, max_grade: high } =
     shell.limits.missed_grades;
   const box = h("div", "conv-missed");
-  box.append(h("p", "conv-missed-title", "Judged relevant, but not in the list"));
+  // A real query's list counts its judged documents graded 0 outside it too.
+  box.append(h("p", "conv-missed-title", low ? "Judged relevant, but not in the list" : "Judged, but not in the list"));
   const steppers = {};
   for (let grade = high; grade >= low; grade--) {
     const names = {
@@ -282,7 +304,7 @@ function build(shell) {
 
   return function update(state) {
     const current = readout(state, model.conventions, shell.limits.relevance_level?.value ?? 1);
-    graded.draw(state);
+    graded.draw(state, (i, grade) => unjudgedRow(graded.list, i, grade === null));
     missed.update(state.missed_grades);
     table.update(current.rows, state.k);
     setText(recall.formula, current.recallText);

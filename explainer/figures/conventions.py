@@ -160,12 +160,14 @@ HIT_RATE_NAMES = (
 )
 
 
-def ndcg_by_convention(ranked: list[int], k: int, missed_grades: list[int], convention: Convention) -> float:
-    """NDCG@k of ``ranked`` under ``convention``, with ``missed_grades`` the judged grades outside the list."""
-    judged = list(ranked) + list(missed_grades)
+def ndcg_by_convention(ranked: list[int | None], k: int, missed_grades: list[int], convention: Convention) -> float:
+    """NDCG@k of ``ranked`` (None where unjudged) under ``convention``, with ``missed_grades`` the
+    judged grades outside the list."""
+    judged = [g for g in ranked if g is not None] + list(missed_grades)
     if convention.cut:
         pool = judged if convention.ideal == "judged" else None
         return metrics.ndcg_at_k(ranked, k, convention.gain, judged=pool)
+    # ideal_grades leaves the list's unjudged documents out.
     ideal = metrics.ideal_grades(judged if convention.ideal == "judged" else ranked)
     best = metrics.dcg_at_k(ideal, max(len(ideal), 1), convention.gain)
     return metrics.dcg_at_k(ranked, k, convention.gain) / best if best else 0.0
@@ -194,20 +196,22 @@ class ConventionsState(GradedListState):
     @classmethod
     def for_list(
         cls,
-        grades: Sequence[int],
+        grades: Sequence[int | None],
         missed_grades: Sequence[int],
         k: int = DEFAULT_K,
         highest: int = MAX_GRADE,
         relevance_level: int = 1,
     ) -> type[ConventionsState]:
-        """A state class for a real query's list: its ``grades`` (rank order) and k are its defaults,
-        grades run up to ``highest``, and ``missed_grades`` (the judged documents of grade 1 or more
-        outside the list) and ``relevance_level`` are data, fixed, not a setting. Classes are made
-        once per list.
+        """A state class for a real query's list: its ``grades`` (rank order, None where nobody judged
+        the document) and k are its defaults, grades run up to ``highest``, and ``missed_grades``
+        (every judged document outside the list, grade 0 included, so that the figure counts the
+        query's judged documents) and ``relevance_level`` are data, fixed, not a setting. Classes
+        are made once per list.
         """
         missed = tuple(sorted((int(g) for g in missed_grades), reverse=True))
         level = int(relevance_level)
-        return _conventions_for_list(cls, tuple(int(g) for g in grades), missed, int(k), int(highest), level)
+        ranked = tuple(None if g is None else int(g) for g in grades)
+        return _conventions_for_list(cls, ranked, missed, int(k), int(highest), level)
 
     @classmethod
     def limits(cls) -> dict[str, dict[str, Any]]:
@@ -216,13 +220,13 @@ class ConventionsState(GradedListState):
 
     @property
     def judged(self) -> list[int]:
-        """Every judged document's grade: the list's, then the missed ones."""
-        return self.ranked_grades + list(self.missed_grades)
+        """Every judged document's grade: the list's (its unjudged left out), then the missed ones."""
+        return [g for g in self.ranked_grades if g is not None] + list(self.missed_grades)
 
     @property
     def relevant(self) -> list[int]:
-        """Each rank's relevance for recall and hit rate: 1 where its grade reaches the level."""
-        return [int(g >= self.relevance_level) for g in self.ranked_grades]
+        """Each rank's relevance for recall and hit rate: 1 where its grade reaches the level (not unjudged)."""
+        return [int(g is not None and g >= self.relevance_level) for g in self.ranked_grades]
 
     @property
     def n_relevant(self) -> int:
@@ -252,24 +256,32 @@ class ConventionsState(GradedListState):
 
 
 @functools.lru_cache(maxsize=512)
-def _conventions_for_list(cls, grades: tuple[int, ...], missed: tuple[int, ...], k: int, highest: int, level: int):
+def _conventions_for_list(
+    cls, grades: tuple[int | None, ...], missed: tuple[int, ...], k: int, highest: int, level: int
+):
     length = len(grades)
     if not length:
         raise ValueError("a list for the conventions figure needs at least one result")
     if not 1 <= level:
         raise ValueError(f"relevance_level must be an integer >= 1, got {level!r}")
     return cls._made_for(
-        f"a list of {length} results, {len(missed)} judged of grade 1 or more outside it",
+        f"a list of {length} results, {len(missed)} judged documents outside it",
         relevance_level=level,
-        grades=Grades(default=list(grades), highest=highest, bounds=(length, length), doc=cls.param.grades.doc),
+        grades=Grades(
+            default=list(grades),
+            highest=highest,
+            unjudged=True,
+            bounds=(length, length),
+            doc="Each document's grade, None where nobody judged it.",
+        ),
         order=Permutation(default=list(range(length)), length=length, doc=cls.param.order.doc),
         k=Count(default=min(max(k, 1), length), bounds=(1, length), doc=cls.param.k.doc),
         missed_grades=Grades(
             default=list(missed),
-            lowest=1,
+            lowest=0,
             highest=highest,
             bounds=(len(missed), len(missed)),
-            doc="Grades of the judged relevant documents outside the list: data.",
+            doc="Grades of the judged documents outside the list, 0 included: data.",
         ),
     )
 

@@ -39,13 +39,26 @@ class _Sized(param.List):
 
 
 class Flags(_Sized):
-    """One yes-or-no per rank, rank 1 first: ``Flags(length=12)``."""
+    """One yes-or-no per rank, rank 1 first: ``Flags(length=12)``; with ``unjudged``, None marks a
+    rank whose document nobody judged (a real query's list: the measures count it as a no)."""
 
-    def __init__(self, *, length: int, **params):
-        super().__init__(item_type=bool, bounds=(length, length), **params)
+    __slots__ = ["unjudged"]
 
-    def limits(self) -> dict[str, int]:
-        return self.size_limits()
+    def __init__(self, *, length: int, unjudged: bool = False, **params):
+        self.unjudged = unjudged
+        super().__init__(bounds=(length, length), **params)
+
+    def _validate(self, val):
+        super()._validate(val)
+        for rank, flag in enumerate(val or [], start=1):
+            if flag is None and self.unjudged:
+                continue
+            if not isinstance(flag, bool):
+                what = "True or False" + (" or None" if self.unjudged else "")
+                raise ValueError(f"{self.name} at rank {rank} must be {what}, got {flag!r}")
+
+    def limits(self) -> dict[str, Any]:
+        return {**self.size_limits(), "unjudged": self.unjudged}
 
 
 class Grades(_Sized):

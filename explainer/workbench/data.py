@@ -220,11 +220,13 @@ def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k
             figures.append(None)
             continue
         top = [grades[i] for i in order[:depth]]
-        shown = set(order[:depth])
-        outside = sorted((g for i, g in enumerate(grades) if i not in shown and g is not None and g >= 1), reverse=True)
-        relevant = [g is not None and g >= level for g in top]
-        binary = BinaryState.for_list(relevant, n_relevant - sum(relevant), k)
-        graded = ConventionsState.for_list([g or 0 for g in top], outside, k, highest, relevance_level=level)
+        shown = {docs[i] for i in order[:depth]}
+        # Every judged document outside the figures' list, from the qrels, those graded 0 too: the
+        # conventions figure counts the query's judged documents, as its ideal takes them all.
+        outside = sorted((g for d, g in judged.items() if g >= 0 and d not in shown), reverse=True)
+        relevant = [None if g is None else g >= level for g in top]
+        binary = BinaryState.for_list(relevant, n_relevant - sum(r is True for r in relevant), k)
+        graded = ConventionsState.for_list(top, outside, k, highest, relevance_level=level)
         figures.append(
             {
                 "depth": depth,
@@ -241,6 +243,9 @@ def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k
         "runs": runs,
         "n_missed": sum(1 for _, g in missed if g >= level),
         "judged_not_relevant_outside": sum(1 for d, g in judged.items() if 0 <= g < level and d not in retrieved),
+        # The judged documents that ``docs`` leaves out (graded 0, retrieved by neither run): with
+        # the graded ones of ``docs``, the query's qrels lines of a grade of 0 or more.
+        "judged_not_listed": sum(1 for d, g in judged.items() if g >= 0 and d not in number),
         "figures": figures,
     }
 

@@ -88,22 +88,26 @@ export function figureStates(detail, r, whatIf, k, level) {
   const docs = detail.runs[r].docs.slice(0, depth);
   const order = whatIf.orders[r] ?? docs.map((_, i) => i);
   const shown = new Set(docs);
-  const relevant = order.map((i) => grades[docs[i]] !== null && grades[docs[i]] >= level);
+  // null where nobody judged the document: the figures mark it unjudged and count it as not relevant.
+  const relevant = order.map((i) => (grades[docs[i]] === null ? null : grades[docs[i]] >= level));
   const nRelevant = grades.filter((g) => g !== null && g >= level).length;
-  const outside = grades.filter((g, d) => !shown.has(d) && g !== null && g >= 1).sort((a, b) => b - a);
+  // Every judged document outside the list, those graded 0 that no run retrieved (not in docs) too.
+  const outside = grades.filter((g, d) => !shown.has(d) && g !== null);
+  outside.push(...Array(detail.judged_not_listed).fill(0));
+  outside.sort((a, b) => b - a);
   const cutoff = Math.min(Math.max(k, 1), depth);
   return {
-    binary: { relevant, k: cutoff, missed: nRelevant - relevant.filter(Boolean).length },
-    conventions: { grades: docs.map((d) => grades[d] ?? 0), order, k: cutoff, missed_grades: outside },
+    binary: { relevant, k: cutoff, missed: nRelevant - relevant.filter((r) => r === true).length },
+    conventions: { grades: docs.map((d) => grades[d]), order, k: cutoff, missed_grades: outside },
   };
 }
 
 /**
  * What-if judgments after changes made through one control, as [document number, value] pairs.
  * `as` says what the control shows: "flag" (figure 1: relevant or not; a relevant flag judges the
- * document at the lowest relevant grade, the other grade 0), "figure" (the conventions figure:
- * a grade, an unjudged document showing as 0), or "grade" (the lists: a grade, or null for
- * unjudged). A value that shows what the qrels say removes the document's what-if.
+ * document at the lowest relevant grade, the other grade 0) or "grade" (the lists and the
+ * conventions figure: a grade, or null for unjudged). A value that shows what the qrels say
+ * removes the document's what-if.
  */
 export function judged(detail, judgments, changes, as, level) {
   const next = { ...judgments };
@@ -114,8 +118,6 @@ export function judged(detail, judgments, changes, as, level) {
     if (as === "flag") {
       restores = value === (original !== null && original >= level);
       grade = value ? level : 0;
-    } else if (as === "figure") {
-      restores = value === (original ?? 0);
     }
     if (restores) delete next[detail.docs[doc]];
     else next[detail.docs[doc]] = grade;

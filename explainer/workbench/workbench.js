@@ -765,9 +765,10 @@ function createQueryPane(model, { change, close }) {
     const ndcg = table.measures.find((m) => m.key === "ndcg");
     const box = h("div", "wb-terms-grid");
     box.append(h("h3", "wb-subheading", "The terms behind the numbers"));
-    // Every document of the query that has a grade: those in the lists or judged relevant
-    // (detail.docs, with what-if judgments), and those judged not relevant that no run retrieved.
-    const nJudged = judgedGrades.length + detail.judged_not_relevant_outside;
+    // Every document of the query that has a grade: those of detail.docs (the lists' and those
+    // judged 1 or more that no run retrieved), with what-if judgments, and those graded 0 that no
+    // run retrieved.
+    const nJudged = judgedGrades.length + detail.judged_not_listed;
     const nRelevant = grades.filter((g) => g !== null && g >= level).length;
     detail.runs.forEach((run, r) => {
       const lines = [];
@@ -895,17 +896,19 @@ function createQueryPane(model, { change, close }) {
     const full = detail.runs[r].docs.length;
     const ap = table.measures.find((m) => m.key === "ap");
     const values = live.query(state.query)[r];
-    // The figures know no unjudged documents: they get them as not relevant, grade 0, as the
-    // measures count them. Said here, with how many, since their marks cannot say it.
+    // How many of the figures' results nobody judged: marked "? unjudged" there, counted as not relevant.
     const grades = gradesWith(detail, whatIf().judgments);
     const unjudged = detail.runs[r].docs.slice(0, spec.depth).filter((d) => grades[d] === null).length;
     const them = unjudged === 1 ? ["is", "it"] : ["are", "them"];
-    const unjudgedNote = unjudged ? ` ${unjudged} of these results ${them[0]} unjudged: the figures show ${them[1]} as not relevant (grade 0), which is how the measures count ${them[1]}.` : "";
+    const unjudgedNote = unjudged ? ` ${unjudged} of these results ${them[0]} unjudged: the figures mark ${them[1]} unjudged (?) and count ${them[1]} as not relevant, as trec_eval does.` : "";
+    // Which of the figures' numbers are trec_eval's, at this relevance level: the second figure's
+    // other rows are the conventions of the other tools they name.
+    const trecNumbers = "figure 1's P@k, R@k, RR and AP, and the second figure's trec_eval ndcg_cut row, recall@k and hit rate@k";
     setText(
       figureNote,
       spec.depth < full
         ? `The figures show the top ${spec.depth} of this run's ${full} results: their AP and RR are over those ${spec.depth}${ap ? `, where trec_eval's over all ${full} gives AP ${f4(values[ap.name])}` : ""}. Judged relevant documents below rank ${spec.depth} count as missed.${unjudgedNote}`
-        : `The figures show all ${full} results of this run, so their numbers are trec_eval's.${unjudgedNote} Flip a result in figure 1 or change a grade to judge it (what-if); press a result in the second figure to move it up.`,
+        : `The figures show all ${full} results of this run: ${trecNumbers} are trec_eval's.${unjudgedNote} Flip a result in figure 1 or change a grade to judge it (what-if); press a result in the second figure to move it up.`,
     );
     const states = figureStates(detail, r, whatIf(), state.k, table.relevance_level);
     const binaryLimits = { ...spec.binary.limits, missed: { min: states.binary.missed, max: states.binary.missed } };
@@ -934,7 +937,7 @@ function createQueryPane(model, { change, close }) {
     if (convKey !== mounted.convKey) {
       mounted.conventions = mountWith(renderConventions, { ...shared, titles: docs.map(titleOf), limits: convLimits, default: spec.conventions.default, state: states.conventions }, (next, prev) => {
         const regraded = next.grades.flatMap((g, j) => (g !== prev.grades[j] ? [[docs[j], g]] : []));
-        if (regraded.length) setJudgments(regraded, "figure");
+        if (regraded.length) setJudgments(regraded, "grade");
         else if (JSON.stringify(next.order) !== JSON.stringify(prev.order)) setOrder(r, next.order);
         else if (next.k !== prev.k) change((s) => ({ ...s, k: next.k }));
         else refresh();

@@ -183,3 +183,29 @@ test("a link sets relevant, missed and k within their bounds, and writes them ba
     ],
   });
 });
+
+// A real query's list (the workbench): null where nobody judged the document.
+test("an unjudged rank is marked unjudged and counted as not relevant, as trec_eval counts it", () => {
+  const relevant = [true, null, false, null, true];
+  const state = { relevant, k: 4, missed: 2 };
+  const r = readout(state);
+  assert.deepEqual(r.marks, [
+    ["✓", "relevant"],
+    ["?", "unjudged"],
+    ["✗", "not relevant"],
+    ["?", "unjudged"],
+    ["✓", "relevant"],
+  ]);
+  // Relevant at ranks 1 and 5, R = 2 + 2 missed: the numbers written out, as for a list of 0s there.
+  assert.equal(r.nRelevant, 4);
+  assert.equal(r.formulas.precision, "P@4 = 1 / 4 = 0.25");
+  assert.equal(r.formulas.recall, "R@4 = 1 / 4 = 0.25");
+  assert.equal(r.formulas.ap, "AP = (1/1 + 2/5) / 4 = 0.35");
+  close(r.values.ap, (1 / 1 + 2 / 5) / 4);
+  close(r.values.rr, 1);
+  // A flip judges it: relevant, one of the missed documents found.
+  const limits = { relevant: { length: 5 }, k: { min: 1, max: 5 }, missed: { min: 0, max: 5 } };
+  assert.deepEqual(flip(state, 2, limits), { relevant: [true, true, false, null, true], k: 4, missed: 1 });
+  // The article's list has no unjudged rank: its marks are ✓ and ✗ only.
+  assert.deepEqual(new Set(readout(STATE).marks.map(([symbol]) => symbol)), new Set(["✓", "✗"]));
+});

@@ -47,7 +47,8 @@ test("a judgment that restores the qrels' grade leaves no what-if", () => {
   assert.deepEqual(judged(d, {}, [[0, false]], "flag", 1), { a: 0 }); // a relevant document judged not relevant: grade 0
   assert.deepEqual(judged(d, { a: 0 }, [[0, true]], "flag", 1), {}); // and back: the qrels' grade 2 again
   assert.deepEqual(judged(d, {}, [[1, true]], "flag", 2), { b: 2 }); // unjudged judged relevant at level 2: grade 2
-  assert.deepEqual(judged(d, { b: 3 }, [[1, 0]], "figure", 1), {}); // the figure shows unjudged as 0: back to unjudged
+  assert.deepEqual(judged(d, { b: 3 }, [[1, null]], "grade", 1), {}); // a what-if grade made unjudged again: back to the qrels
+  assert.deepEqual(judged(d, {}, [[1, 0]], "grade", 1), { b: 0 }); // the conventions figure's 0 for an unjudged one judges it
   assert.deepEqual(judged(d, {}, [[1, null]], "grade", 1), {}); // the lists' "unjudged" for an unjudged one: nothing
   assert.deepEqual(judged(d, {}, [[2, null]], "grade", 1), { c: null }); // a judged document made unjudged
 });
