@@ -78,20 +78,38 @@ def _benchmark_row(name: str) -> tuple[float, str]:
     return float(match[1]), match[2]
 
 
+def _size_rows() -> dict[str, float]:
+    """The README's sizes block, as ``./serve.sh bench --sizes`` printed it: kB by exported file."""
+    rows = dict(re.findall(r"^Exported file ([\w.-]+)(?: \(\d+ kB gzipped\))?\s+([\d.]+) kB", README, re.MULTILINE))
+    return {name: float(size) for name, size in rows.items()}
+
+
 def test_the_sizes_the_readme_gives_are_its_benchmark_tables_rounded():
-    pages = re.findall(r"^Exported file ([\w-]+)\.html\s+([\d.]+) kB", README, re.MULTILINE)
-    figure_pages = [float(size) for name, size in pages if name not in ("index", "embed")]
+    sizes = _size_rows()
+    figure_pages = [
+        size for name, size in sizes.items() if name.endswith(".html") and name not in ("index.html", "embed.html")
+    ]
     assert len(figure_pages) == 7
-    script, _ = _benchmark_row("Exported file explainer.js (50 kB gzipped)")
-    story, _ = _benchmark_row("Exported file index.html")
+    gzipped = re.search(r"^Exported file explainer\.js \((\d+) kB gzipped\)", README, re.MULTILINE)[1]
     per_session, unit = _benchmark_row("Server RSS per open session (1 -> 100)")
     assert unit == "MB"
     low, high = round(min(figure_pages)), round(max(figure_pages))
-    assert f"one script, {round(script)} kB (50 kB gzipped)" in README
-    assert f"the story, as a light page ({round(story)} kB)" in README
+    assert f"one script, {round(sizes['explainer.js'])} kB ({gzipped} kB gzipped)" in README
+    assert f"the story, as a light page ({round(sizes['index.html'])} kB)" in README
     assert f"as a light page ({low} to {high} kB)" in README
-    assert f"light pages of {low} to {round(story)} kB" in README
+    assert f"light pages of {low} to {round(sizes['index.html'])} kB" in README
     assert f"A session costs about {per_session:g} MB of server memory" in README
+
+
+def test_the_readmes_sizes_block_is_this_codes_export(exported_site):
+    """The block is ``./serve.sh bench --sizes`` of this code: an export that drifts past 3% must be pasted again."""
+    sizes = _size_rows()
+    assert set(sizes) == {p.name for p in [*exported_site.glob("*.html"), exported_site / "explainer.js"]}
+    for name, kilobytes in sizes.items():
+        actual = (exported_site / name).stat().st_size / 1e3
+        assert abs(actual - kilobytes) <= 0.03 * kilobytes, (
+            f"{name} is {actual:.1f} kB, the README says {kilobytes} kB: paste ./serve.sh bench --sizes into it"
+        )
 
 
 def test_the_workbench_says_which_of_its_numbers_are_trec_evals():

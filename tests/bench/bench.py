@@ -558,6 +558,46 @@ FIRST_VISIT_PAGES = {
 }
 
 
+def size_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The exported files' rows of the table, against their budgets (tests/support/budgets.py)."""
+    rows = []
+    for name, size in results["export_sizes"].items():
+        limit = {"index.html": LIGHT_STORY_MAX_BYTES, "explainer.js": RUNTIME_MAX_BYTES, "embed.html": None}.get(
+            name, LIGHT_FIGURE_MAX_BYTES
+        )
+        label = f"Exported file {name}"
+        if name == "explainer.js":
+            label += f" ({results['runtime_gzipped_bytes'] / 1e3:.0f} kB gzipped)"
+        goal = "" if limit is None else f"<= {limit / 1e3:g} kB"
+        ok = None if limit is None else size <= limit
+        rows.append(
+            {
+                "measure": label,
+                "median": None,
+                "p95": None,
+                "value": round(size / 1e3, 1),
+                "unit": "kB",
+                "goal": goal,
+                "met": ok,
+            }
+        )
+    return rows
+
+
+def export_sizes(export_dir: Path) -> dict[str, Any]:
+    """Each exported page's and explainer.js's bytes, and explainer.js gzipped, as a web server would send it."""
+    written = sorted([*export_dir.glob("*.html"), export_dir / "explainer.js"])
+    return {
+        "export_sizes": {p.name: p.stat().st_size for p in written},
+        "runtime_gzipped_bytes": len(gzip.compress((export_dir / "explainer.js").read_bytes(), 9)),
+    }
+
+
+def sizes_table(results: dict[str, Any]) -> str:
+    """``--sizes``: the exported files' rows alone, as the whole table prints them."""
+    return rows_table(size_rows(results))
+
+
 def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Every line of the table: a measure, its median and p95 (or one value), its goal and whether it is met."""
     rows: list[dict[str, Any]] = []
@@ -633,15 +673,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     for key, label in (("binary_served_repeat", "/binary served"), ("ndcg_served_repeat", "/ndcg served")):
         add(f"Navigation -> interactive, {label}, repeat visit", tti[key]["ms"]["median"], tti[key]["ms"]["p95"])
 
-    for name, size in results["export_sizes"].items():
-        limit = {"index.html": LIGHT_STORY_MAX_BYTES, "explainer.js": RUNTIME_MAX_BYTES, "embed.html": None}.get(
-            name, LIGHT_FIGURE_MAX_BYTES
-        )
-        label = f"Exported file {name}"
-        if name == "explainer.js":
-            label += f" ({results['runtime_gzipped_bytes'] / 1e3:.0f} kB gzipped)"
-        goal = "" if limit is None else f"<= {limit / 1e3:g} kB"
-        add(label, value=round(size / 1e3, 1), unit="kB", goal=goal, ok=None if limit is None else size <= limit)
+    rows += size_rows(results)
 
     memory = results["memory"]
     add("Server RSS idle (fresh)", value=memory["idle_mb"], unit="MB")
@@ -688,9 +720,15 @@ def table(results: dict[str, Any]) -> str:
         "times in ms, measured in the page",
         "",
     ]
+    return "\n".join(lines) + "\n" + rows_table(results["goals"])
+
+
+def rows_table(rows: list[dict[str, Any]]) -> str:
+    """Rows of measures as the table prints them: a header, a rule, a line a measure."""
+    lines = []
     header = ("Measure", "median", "p95/value", "goal", "result")
     body = []
-    for row in results["goals"]:
+    for row in rows:
         if row["unit"] != "ms":  # a single value, with its unit
             median, p95 = "", f"{_number(row['value'])} {row['unit']}"
         else:
@@ -733,9 +771,7 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
                 raise RuntimeError(f"relevance-explainer export failed:\n{exporting.stderr.read()}")
             export_dir = workdir / "export"
             _log("exported")
-            written = sorted([*export_dir.glob("*.html"), export_dir / "explainer.js"])
-            results["export_sizes"] = {p.name: p.stat().st_size for p in written}
-            results["runtime_gzipped_bytes"] = len(gzip.compress((export_dir / "explainer.js").read_bytes(), 9))
+            results.update(export_sizes(export_dir))
 
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(**launch_args())
@@ -807,8 +843,23 @@ def main(argv: list[str] | None = None) -> None:
         "--out", type=Path, default=Path("bench.json"), help="where to write the JSON (default %(default)s)"
     )
     parser.add_argument("--quick", action="store_true", help="tiny counts and short waits, for a smoke test")
+    parser.add_argument(
+        "--sizes", action="store_true", help="only export the files and print their sizes (seconds, no browser)"
+    )
     args = parser.parse_args(argv)
+    if args.sizes:
+        print(sizes_table(measure_sizes()))
+        return
     run(QUICK if args.quick else FULL, args.out)
+
+
+def measure_sizes() -> dict[str, Any]:
+    """The export's sizes alone (``--sizes``): they depend on the code only, not on the machine."""
+    with tempfile.TemporaryDirectory(prefix="explainer-sizes-") as tmp:
+        exporting = export_files(Path(tmp))
+        if exporting.wait(timeout=300) != 0:
+            raise RuntimeError(f"relevance-explainer export failed:\n{exporting.stderr.read()}")
+        return export_sizes(Path(tmp) / "export")
 
 
 if __name__ == "__main__":
