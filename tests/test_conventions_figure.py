@@ -87,8 +87,8 @@ def test_the_default_table_and_arithmetic_match_the_metrics(fig):
     expect(fig.hit_rate).to_have_text("Hit rate@5 = 1.00")
     # ir_measures' Success@k: "Some refer to this measure as Recall@k"; Elasticsearch's RecallAtK is recall.
     expect(fig.page.locator(".metric[data-metric=hit-rate] .metric-blind")).to_have_text(
-        f"Also called {', '.join(HIT_RATE_NAMES)}. Some call it Recall@k, a name trec_eval, ir_measures and"
-        " Elasticsearch's RecallAtK keep for recall."
+        f"Also called {', '.join(HIT_RATE_NAMES)}. Some call it Recall@k, the name that ir_measures (Recall@k) and"
+        " Elasticsearch (RecallAtK) give to recall itself."
     )
     values = ConventionsState().values
     expect(fig.live).to_have_text(

@@ -107,7 +107,7 @@ def test_elasticsearch_is_the_exponential_judged_row_when_k_hits_come_back_and_n
 def test_quepids_scorers_are_named_with_k_standing_for_their_10():
     # Quepid's scorers fix k in their code (var k = 10 // @Rank); the table's rows are headed NDCG@k.
     quepid = [name for c in CONVENTIONS for name in c.used_by if name.startswith("Quepid")]
-    assert quepid and all(name.endswith("with k for its 10") for name in quepid)
+    assert quepid and all(name.endswith("its 10 set to k") for name in quepid)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 10])

@@ -77,7 +77,7 @@ def test_the_binary_chart_draws_p_and_r_at_every_k_as_the_metrics_core_computes_
     ap = fmt(metrics.average_precision(state.grades, state.n_relevant))
     expect(page.locator(".kchart:not(.prchart) .kchart-legend")).to_have_text(
         "● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant"
-        f" documents the list missed) / R = 6 = {ap}."
+        f" documents the list missed) / 6 = {ap}, dividing by R = 6."
     )
     expect(page.locator(".metric[data-metric=ap] .metric-formula")).to_contain_text(f"= {ap}")
     # A flip redraws the chart from the new state.

@@ -221,6 +221,35 @@ def test_save_chart_writes_each_view_of_figure_1_as_plain_svg_with_its_geometry(
     assert len(ap_line) == 1
     assert_near([float(ap_line[0].get(a)) for a in ("x1", "x2", "y1", "y2")], [pr_x(0), pr_x(1), pr_y(AP), pr_y(AP)])
     assert f"AP {AP:.2f}" in [t.text for t in chart.iter(f"{SVG}text")]
+    # No opacity is left for a renderer without a compositor to get wrong (ImageMagick filled this
+    # polyline grey): the line's colour is mixed with the background behind it, as a browser shows it.
+    assert not [n for n in root.iter() if {"opacity", "fill-opacity", "stroke-opacity"} & set(n.attrib)]
+    shown = page.locator(".kchart:not([hidden]) polyline").evaluate(
+        """async (line) => {
+            const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+            const frame = line.closest(".fig-frame");
+            frame.classList.add("present", "picturing");  // the picture's layout and colours
+            await new Promise(requestAnimationFrame);
+            // The first colour behind the frame, through the shadow root's host (light: white at the end).
+            let behind = frame;
+            while (behind && getComputedStyle(behind).backgroundColor.endsWith(", 0)")) {
+                behind = behind.parentElement ?? behind.getRootNode().host;
+            }
+            const shown = { stroke: rgb(getComputedStyle(line).stroke), opacity: Number(getComputedStyle(line).opacity),
+                            background: behind ? rgb(getComputedStyle(behind).backgroundColor) : [255, 255, 255] };
+            frame.classList.remove("present", "picturing");
+            return shown;
+        }"""
+    )
+    assert shown["opacity"] < 1
+    mixed = [
+        round(shown["opacity"] * c + (1 - shown["opacity"]) * b)
+        for c, b in zip(shown["stroke"], shown["background"], strict=True)
+    ]
+    assert path.get("stroke") == f"rgb({', '.join(map(str, mixed))})"
+    # The whole figure's picture of this view is named for it, apart from the By k view's.
+    name, _ = save(page, "svg", tmp_path)
+    assert name == "binary_relevant-2-3-5_missed-1_k-4_precision-recall_light.svg"
 
 
 def binary_chart_layout(page) -> tuple[float, float]:

@@ -48,8 +48,8 @@ def test_the_readmes_deeper_cut_example_reorders_the_two_queries_as_it_says():
         f"(http://localhost:5006/conventions?missed_grades={','.join(map(str, second))}&k=3)",
     )
     said = (
-        f"at k = 3 ({pairs[3][0]} against {pairs[3][1]}) and k = 8 ({pairs[8][0]} against {pairs[8][1]}),"
-        f" and below at k = 10 ({pairs[10][0]} against {pairs[10][1]}), by trec_eval's `ndcg_cut`;"
+        f"by trec_eval's `ndcg_cut`, the first scores higher at k = 3 ({pairs[3][0]} against {pairs[3][1]}) and k = 8 ({pairs[8][0]} against {pairs[8][1]}),"
+        f" and lower at k = 10 ({pairs[10][0]} against {pairs[10][1]});"
         " with the gain 2^g − 1 the first stays ahead."
     )
     assert all(link in README for link in links) and said in README

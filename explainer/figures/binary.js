@@ -139,7 +139,7 @@ function apLegend(found, missed, nRelevant, ap) {
   const dots = `● the precision at each relevant rank. AP = `;
   if (!missed) return `${dots}the mean of the ${found} ● = ${ap}.`;
   const zeros = `${missed} zero${missed === 1 ? "" : "s"} for the relevant document${missed === 1 ? "" : "s"} the list missed`;
-  return `${dots}(the sum of the ${found} ● + ${zeros}) / R = ${nRelevant} = ${ap}.`;
+  return `${dots}(the sum of the ${found} ● + ${zeros}) / ${nRelevant} = ${ap}, dividing by R = ${nRelevant}.`;
 }
 
 /**

@@ -294,7 +294,7 @@ function build(shell) {
     metric: "hit-rate",
     // ir_measures' Success notes that some call hit rate Recall@k; trec_eval, ir_measures and
     // Elasticsearch (RecallAtK.java) keep that name for recall.
-    blind: `Also called ${model.hit_rate_names.join(", ")}. Some call it Recall@k, a name trec_eval, ir_measures and Elasticsearch's RecallAtK keep for recall.`,
+    blind: `Also called ${model.hit_rate_names.join(", ")}. Some call it Recall@k, the name that ir_measures (Recall@k) and Elasticsearch (RecallAtK) give to recall itself.`,
   });
   const pair = h("div", "conv-pair");
   pair.append(recall.el, hitRate.el);

@@ -95,7 +95,7 @@ CONVENTIONS = (
             # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
             # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k). Its
             # k is a setting ("var k = 10 // @Rank"), so the row's k stands in for its 10.
-            "Quepid ndcg_cut@10 scorer, with k for its 10",
+            "Quepid ndcg_cut@10 scorer, its 10 set to k",
             # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
             # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
             # and is cut at the number of hits returned (a search of size k): this row while k
@@ -115,7 +115,7 @@ CONVENTIONS = (
             # summed by DCG(ideal, ideal.length), not cut at k. Its test expects 0.64 for ratings
             # 0, 3, 1 (test/services/javascript_scorer_test.rb), which the exponential gain gives.
             # Its k is a setting too ("let k = 10 // @Rank").
-            "Quepid nDCG@10 scorer, with k for its 10",
+            "Quepid nDCG@10 scorer, its 10 set to k",
         ),
     ),
     Convention(

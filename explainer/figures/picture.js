@@ -27,6 +27,16 @@ export function pictureName(className, pairs) {
   return [figure, ...parts].join("_").slice(0, 120);
 }
 
+/**
+ * The chart view the frame shows, for a file name, when it is not the figure's first ("_precision-recall"):
+ * two pictures of one state in two views must not share a name.
+ */
+function shownView(frame) {
+  const charts = [...frame.querySelectorAll("[data-picture]")].filter((chart) => chart.getClientRects().length);
+  const view = charts[0]?.dataset.picture;
+  return view && view !== "chart" ? `_${view}` : "";
+}
+
 /** "light" or "dark": the theme the picture is drawn in, from the colour behind the figure. */
 export function themeOf(frame) {
   const [r, g, b] = rgbOf(backgroundOf(frame));
@@ -78,7 +88,7 @@ export function createPictureButtons(frame, name) {
       button.setAttribute("aria-disabled", "true");
       try {
         const picture = await takePicture(frame, type);
-        download(picture.blob, `${name()}_${themeOf(frame)}.${type}`);
+        download(picture.blob, `${name()}${shownView(frame)}_${themeOf(frame)}.${type}`);
       } finally {
         button.removeAttribute("aria-disabled");
       }
@@ -226,7 +236,37 @@ function copyChart(chart, frame) {
   const picture = svgNode("svg", { viewBox: `0 0 ${width} ${height}` });
   picture.append(svgNode("rect", { width, height, ...paint("fill", backgroundOf(frame)) }));
   drawHtml(chart, picture, origin);
+  flattenOpacity(picture, rgbOf(backgroundOf(frame)));
   return scalable(picture, width, height);
+}
+
+/**
+ * Every see-through colour of a chart's picture mixed with the background behind the chart, and
+ * its opacities dropped: renderers without a compositor draw `opacity` badly (ImageMagick's fills
+ * a polyline's inside grey and paints translucent columns opaque). A shape over another shows the
+ * background's mix, not the other shape's: the charts' translucent shapes lie on the background.
+ */
+function flattenOpacity(element, background, alpha = { opacity: 1, fill: 1, stroke: 1 }) {
+  // opacity composes with the parent's; fill-opacity and stroke-opacity are inherited, or replaced.
+  const take = (name, inherited, compose) => {
+    const value = element.getAttribute(name);
+    element.removeAttribute(name);
+    if (value === null) return inherited;
+    return compose ? inherited * Number(value) : Number(value);
+  };
+  const own = {
+    opacity: take("opacity", alpha.opacity, true),
+    fill: take("fill-opacity", alpha.fill, false),
+    stroke: take("stroke-opacity", alpha.stroke, false),
+  };
+  for (const name of ["fill", "stroke"]) {
+    const colour = element.getAttribute(name);
+    const a = own.opacity * own[name];
+    if (a >= 1 || !colour?.startsWith("rgb")) continue;
+    const mixed = rgbOf(colour).slice(0, 3).map((c, i) => Math.round(a * c + (1 - a) * background[i]));
+    element.setAttribute(name, `rgb(${mixed.join(", ")})`);
+  }
+  for (const child of element.children) flattenOpacity(child, background, own);
 }
 
 function drawHtml(element, into, origin) {

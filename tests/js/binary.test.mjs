@@ -141,7 +141,7 @@ test("the chart's numbers at every k: P@k and R@k, AP's terms as dots, and the m
   close(r.values.ap, ap);
   assert.equal(
     apLegend,
-    `● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant documents the list missed) / R = 6 = ${f(ap)}.`,
+    `● the precision at each relevant rank. AP = (the sum of the 4 ● + 2 zeros for the relevant documents the list missed) / 6 = ${f(ap)}, dividing by R = 6.`,
   );
   assert.deepEqual(pr.points.map((p) => p.relevant), withRanks([1, 4, 5, 9]));
   pr.points.forEach((p, i) => {
@@ -156,7 +156,7 @@ test("the chart's numbers at every k: P@k and R@k, AP's terms as dots, and the m
     `AP = (1.00 + 0.50 + 0.60 + 0.44 + 0 + 0) / 6 = ${f(ap)}: the mean of the precision at each relevant rank (●), and 0 for each relevant document never retrieved (○), the dashed line.`,
   );
   // One missed; none missed.
-  assert.match(everyK(readout({ ...state, missed: 1 })).apLegend, /\+ 1 zero for the relevant document the list missed\) \/ R = 5 = /);
+  assert.match(everyK(readout({ ...state, missed: 1 })).apLegend, /\+ 1 zero for the relevant document the list missed\) \/ 5 = .*, dividing by R = 5\./);
   assert.equal(
     everyK(readout({ ...state, missed: 0 })).apLegend,
     `● the precision at each relevant rank. AP = the mean of the 4 ● = ${f((1 + 2 / 4 + 3 / 5 + 4 / 9) / 4)}.`,
