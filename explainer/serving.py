@@ -750,10 +750,13 @@ def use_explainer_handlers() -> None:
       older Tornado versions (the only ones on Python 3.10) leave it to this check. Any other
       origin must be in the allowed list (this host's own names and ``--allow-origin``).
     - It takes from the page only what a page sends (``PageMessages``), before Bokeh applies it.
+    - A handshake no page makes (no session token, one that does not read) is closed with the
+      code ``bad-handshake`` and one short log line, not a traceback.
 
     Bokeh's autoload.js route is left out: no page uses it, and it answers any site's script
     request (``Access-Control-Allow-Origin: *``) with a session token.
     """
+    from bokeh.protocol.exceptions import ProtocolError
     from bokeh.server.urls import per_app_patterns
     from panel.io.server import DocHandler, WSHandler
     from tornado.web import HTTPError
@@ -810,7 +813,13 @@ def use_explainer_handlers() -> None:
 
         def open(self, *args, **kwargs):
             self.set_nodelay(True)
-            return super().open(*args, **kwargs)
+            try:
+                return super().open(*args, **kwargs)
+            except (ProtocolError, ValueError, KeyError, TypeError) as refused:
+                # A handshake no page makes (no "bokeh" subprotocol, a token that does not read):
+                # Bokeh raises, and Tornado would log a whole traceback for each one.
+                self._refuse_connection("bad-handshake", f"{type(refused).__name__}: {refused}")
+                return None
 
     ours = {WSHandler: ExplainerWSHandler, DocHandler: ExplainerDocHandler}
     per_app_patterns[:] = [

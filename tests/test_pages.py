@@ -328,6 +328,9 @@ def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(
     assert refused.value.code == 403
     run(f"http://127.0.0.1:{own.port}")
     run("https://docs.example.com")
+    # These handshakes carry no session token, as no page's would: refused in one line, no traceback.
+    assert "Traceback" not in own.log()
+    assert own.log().count(": bad-handshake (ProtocolError: Subprotocol header is not 'bokeh')") == 2
 
 
 def test_the_server_logged_no_error(server):
