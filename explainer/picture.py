@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 KINDS = {".png": "png", ".svg": "svg"}
 # The window the page is opened in: a laptop's screen, as a teacher's button would see it.
 VIEWPORT = {"width": 1280, "height": 720}
-# A served page draws its figure once its websocket has brought the document.
+# Served or exported, a figure page is a light page and draws at once: the wait is for a slow machine.
 FIGURE_TIMEOUT_MS = 20_000
 OPEN_TIMEOUT_MS = 30_000
 
