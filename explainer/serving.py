@@ -89,9 +89,6 @@ MAX_LOG_CHARS = 500
 # A connection that keeps sending what no page sends is logged once, then at most this often.
 REFUSAL_LOG_EVERY_S = 60.0
 
-# Shown on every served page when its connection to the server drops.
-DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
-
 
 def serve_pages(
     port: int,
@@ -193,6 +190,7 @@ def _session_of(build):
         from panel.io.resources import LOCAL_DIST
         from panel.io.state import state
 
+        from explainer.export import DISCONNECT_NOTICE
         from explainer.pages import PAGE_TEMPLATE
 
         doc = state.curdoc
