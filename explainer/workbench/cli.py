@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from explainer.serve_options import add_serving_options
+
 MAX_HTML_RESULTS = 500_000
 """A saved page carries every query's lists: at most this many result lines in all (some 25 MB)."""
 
@@ -28,8 +30,6 @@ def add_workbench_options(parser: argparse.ArgumentParser) -> None:
         help="write the workbench for these files as one self-contained HTML page that works offline",
     )
     group.add_argument("--serve", action="store_true", help="serve the workbench for these files at /evaluate")
-    from explainer.serve_options import add_serving_options
-
     add_serving_options(group, with_serve=True)
     parser.set_defaults(run=run_and_exit)
 
