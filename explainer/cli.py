@@ -9,18 +9,15 @@ from pathlib import Path
 
 import explainer
 from explainer.evaluation.cli import add_evaluate_command
+from explainer.serve_options import (
+    access_code,
+    add_serving_options,
+    announce_class_address,
+    cannot_serve,
+    shown_host,
+    wants_browser,
+)
 from explainer.workbench.cli import add_workbench_options
-
-DEFAULT_PORT = 5006
-
-
-def _wants_browser() -> bool:
-    """Open a browser only for a person at a screen: not in CI, not on a headless Linux box."""
-    if os.environ.get("CI"):
-        return False
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -28,9 +25,7 @@ def serve(args: argparse.Namespace) -> None:
     from explainer.serving import serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
-    print(
-        f"Serving the explainer on http://{_shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True
-    )
+    print(f"Serving the explainer on http://{shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True)
     shared = announce_class_address(args.address, args.port, path)
     code = access_code(args.access_code)
     try:
@@ -38,66 +33,14 @@ def serve(args: argparse.Namespace) -> None:
             args.port,
             args.address,
             args.allow_origin,
-            show=args.browser and _wants_browser(),
+            show=args.browser and wants_browser(),
             prefix=args.prefix,
             num_procs=args.num_procs,
             access_code=code,
             class_address=shared or "",
         )
     except OSError as error:
-        raise SystemExit(
-            f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
-            "Is another server using that port? Try --port with another number."
-        ) from None
-
-
-def announce_class_address(address: str, port: int, path: str) -> str | None:
-    """Served to the network (``--address``): print the address others open, with its QR code.
-
-    Returns that address, or None when the server listens on this computer only."""
-    from explainer.classroom import class_address, terminal_qr
-    from explainer.serving import network_address
-
-    lan = network_address() if address in ("0.0.0.0", "::") else None
-    shared = class_address(address, port, path, lan)
-    if shared:
-        print(f"Others on this network can open {shared}", flush=True)
-        print(terminal_qr(shared), flush=True)
-        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
-    return shared
-
-
-# Letters and digits nobody mistakes for one another when a code is read out or written on a board.
-CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-
-
-def access_code(asked: str | None) -> str | None:
-    """The access code to serve with: the one given, a new one for ``--access-code`` alone, or None.
-
-    A new code is printed (only then: one the user chose is theirs to know). It is never logged.
-    """
-    if asked is None:
-        return None
-    if asked:
-        return asked
-    import secrets
-
-    code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(5)) for _ in range(2))
-    print(f"Access code: {code} (give it to the people who should open the pages)", flush=True)
-    return code
-
-
-def add_access_code_option(parser: argparse.ArgumentParser) -> None:
-    """``--access-code [CODE]``: pages open only for a browser that gave the code."""
-    parser.add_argument(
-        "--access-code",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="CODE",
-        help="ask every visitor for this code before a page opens (alone: make one and print it); "
-        "use it when serving beyond this computer anything not everyone there should see",
-    )
+        raise cannot_serve(args, error) from None
 
 
 def _restart_on_c_malloc() -> None:
@@ -132,7 +75,7 @@ def export(args: argparse.Namespace) -> None:
 
 def screenshots(args: argparse.Namespace) -> None:
     """Take the README's screenshots of each figure."""
-    from explainer.screenshots import take
+    from explainer.tools.screenshots import take
 
     for path in take(args.dir):
         print(f"Wrote {path}")
@@ -140,17 +83,13 @@ def screenshots(args: argparse.Namespace) -> None:
 
 def picture(args: argparse.Namespace) -> None:
     """Save each URL's figure as a picture for slides: PNG or SVG, as its file's extension says."""
-    from explainer.picture import PictureError, check_pairs, take
+    from explainer.tools.picture import PictureError, check_pairs, take
 
     try:
         for path in take(check_pairs(args.items), chart=args.chart):
             print(f"Wrote {path}")
     except PictureError as error:
         raise SystemExit(str(error)) from None
-
-
-def _shown_host(address: str) -> str:
-    return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -161,12 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {explainer.__version__}")
     commands = parser.add_subparsers(dest="command")
     serve_cmd = commands.add_parser("serve", help="serve the explainer (the default command)")
-    serve_cmd.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on (default %(default)s)")
-    serve_cmd.add_argument(
-        "--address",
-        default="127.0.0.1",
-        help="address to bind; the default keeps it on this computer, 0.0.0.0 opens it to the network",
-    )
+    add_serving_options(serve_cmd)
     serve_cmd.add_argument(
         "--allow-origin",
         action="append",
@@ -174,14 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST[:PORT]",
         help="also accept websockets from pages served under this host name, as behind a proxy that does not pass the Host header on (repeatable)",
     )
-    serve_cmd.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
     serve_cmd.add_argument(
         "--prefix", default="", metavar="/PATH", help="serve under this URL path, as behind a reverse proxy"
     )
     serve_cmd.add_argument(
         "--num-procs", type=int, default=1, metavar="N", help="server processes to fork, for a large audience"
     )
-    add_access_code_option(serve_cmd)
     serve_cmd.set_defaults(run=serve)
     export_cmd = commands.add_parser(
         "export",

@@ -27,8 +27,7 @@ from markdown_it import MarkdownIt
 from explainer import runtime
 from explainer.figures import BY_NAME, FIGURES
 from explainer.figures.base import module_source
-from explainer.pages import PAGE_CSS, TITLE, WORKBENCH_SECTION, story_parts
-from explainer.serving import DISCONNECT_NOTICE
+from explainer.pages import EVALUATE_TITLE, PAGE_CSS, TITLE, WORKBENCH_SECTION, story_parts
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = Template((HERE / "light.html").read_text(encoding="utf-8"))
@@ -103,6 +102,8 @@ def story_page(served: bool = False, connection: str = "") -> str:
 # in per request, in place of SESSION_TOKEN) and the notices it shows when the server is gone.
 SESSION_TOKEN = "@@session-token@@"
 CONNECTION_JS = HERE / "figures" / "connection.js"
+# Shown on every served page when its connection to the server drops (the Panel pages' too: serving).
+DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
 UNREACHABLE_NOTICE = "Could not connect to the server, so Python does not follow this page. The figures still work; reload it to try again."
 
 
@@ -122,6 +123,16 @@ def served_page(route: str, class_address: str = "") -> str | None:
     if name in BY_NAME:
         return figure_page(name, class_address, connection_script())
     return None
+
+
+def workbench_page(workbench) -> str:
+    """The workbench as one self-contained page: every query's lists in it, no upload, no server.
+
+    Its module and the figures it mounts run from explainer.js inline, on the data its view
+    holds, with no Bokeh or Panel (``evaluate --html``, the README's screenshots).
+    """
+    script = runtime.script_of(runtime.bundle_of({"evaluate": (EVALUATE_TITLE, "", workbench.view)}))
+    return light_page(EVALUATE_TITLE, tag("evaluate", standalone=True, on_page=True), script)
 
 
 def embed_page() -> str:

@@ -40,10 +40,6 @@ SESSION_OPTIONS = {
     "websocket_ping_timeout": 60,
 }
 
-# A page asked for with a longer query gets the figure without it and a notice (kit.js has the
-# same number): Bokeh copies a page's query into its websocket's URL and token, and from about
-# 25 KB the websocket fails, leaving a blank page.
-MAX_QUERY_LENGTH = 4000
 
 # What the server takes from a browser (README "Serving safely"). Anything longer, or slower,
 # is refused before the server spends time on it: one client must never stall the class.
@@ -92,9 +88,6 @@ def message_limit(route: str) -> int:
 MAX_LOG_CHARS = 500
 # A connection that keeps sending what no page sends is logged once, then at most this often.
 REFUSAL_LOG_EVERY_S = 60.0
-
-# Shown on every served page when its connection to the server drops.
-DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
 
 
 def serve_pages(
@@ -197,6 +190,7 @@ def _session_of(build):
         from panel.io.resources import LOCAL_DIST
         from panel.io.state import state
 
+        from explainer.export import DISCONNECT_NOTICE
         from explainer.pages import PAGE_TEMPLATE
 
         doc = state.curdoc
@@ -678,6 +672,8 @@ def page_redirect(path: str, query: str, route: str) -> str | None:
     instead, or None to serve it: a query longer than ``MAX_QUERY_LENGTH`` is left out (with
     ``#ignored-query=<length>`` for the figure's notice), a trailing slash goes, and a "?" inside
     the query is escaped. Redirects are relative, so that they hold behind a proxy that rewrites the path."""
+    from explainer.figures.base import MAX_QUERY_LENGTH
+
     if len(query) > MAX_QUERY_LENGTH:
         return f"./{path.rsplit('/', 1)[-1]}#ignored-query={len(query)}"
     if path.endswith("/") and route != "/":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.browser import launch_args
+from explainer.tools.browser import launch_args
 
 import support.server
 from support.server import Server

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import serving
-from explainer.cli import CODE_ALPHABET, access_code, build_parser
+from explainer.cli import build_parser
 from explainer.pages import ROUTES
+from explainer.serve_options import CODE_ALPHABET, access_code
 
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app

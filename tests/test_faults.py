@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics, serving
+from explainer.export import DISCONNECT_NOTICE
 from explainer.pages import ROUTES
 
 from support.page import numbers_mismatch, read_figures, serious_violations, watch_page
@@ -60,7 +61,7 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
 
         running.stop()
         for page in (figure_page, story_page):
-            expect(page.locator(".connection-notice p").first).to_have_text(serving.DISCONNECT_NOTICE, timeout=10_000)
+            expect(page.locator(".connection-notice p").first).to_have_text(DISCONNECT_NOTICE, timeout=10_000)
         # The notice is in the page's type, readable, and its close button has a name.
         notice = figure_page.locator(".connection-notice")
         expect(notice).to_have_css("font-family", re.compile(r"^system-ui"))

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures import BY_NAME, FIGURES
+from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.pages import TITLES
-from explainer.serving import MAX_QUERY_LENGTH
 
 from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page
 

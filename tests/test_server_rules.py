@@ -33,6 +33,7 @@ from tornado.concurrent import Future
 from tornado.web import Application, StaticFileHandler
 
 from explainer import serving
+from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.figures.binary import BinaryState
 from explainer.pages import ROUTES
 from explainer.workbench.upload import CHUNK_BYTES
@@ -477,9 +478,9 @@ def test_no_response_names_the_server():
 
 
 def test_a_long_query_a_trailing_slash_and_a_question_mark_in_a_query_are_redirected():
-    long = "k=3&" + "a" * serving.MAX_QUERY_LENGTH
+    long = "k=3&" + "a" * MAX_QUERY_LENGTH
     assert serving.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
-    assert serving.page_redirect("/binary", "k" * serving.MAX_QUERY_LENGTH, "/binary") is None
+    assert serving.page_redirect("/binary", "k" * MAX_QUERY_LENGTH, "/binary") is None
     assert serving.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
     assert serving.page_redirect("/binary/", "", "/binary") == "../binary"
     assert serving.page_redirect("/", "", "/") is None

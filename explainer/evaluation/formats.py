@@ -850,18 +850,6 @@ def _mix(qcode: np.ndarray, doc_hash: np.ndarray) -> np.ndarray:
         return doc_hash ^ (qcode.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
 
 
-def _same_bytes(blob: np.ndarray, start_a, len_a, start_b, len_b) -> np.ndarray:
-    """Whether each pair of byte ranges of ``blob`` holds the same bytes."""
-    same = len_a == len_b
-    for j in range(int(len_a.max()) if len(len_a) else 0):
-        check = same & (len_a > j)
-        if not check.any():
-            break
-        idx = np.flatnonzero(check)
-        same[idx] = blob[start_a[idx] + j] == blob[start_b[idx] + j]
-    return same
-
-
 def _group(label: str, collector: _Collector, duplicates: str, by_score: bool) -> dict:
     """Sort lines into queries (trec_eval's order), handle duplicates, order each query's results."""
     qcode = collector.take("qcode", np.int32)

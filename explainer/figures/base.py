@@ -33,9 +33,9 @@ PACKAGE = HERE.parent
 def module_source(path: Path) -> str:
     """A JavaScript module's source without its comment lines and indentation.
 
-    Every figure on a page carries its own copy of its modules (Bokeh does not share
-    them between models), and an exported page must stay under 3 MB, so the copies
-    are kept lean. Only whole-line comments and leading blanks go: a module whose
+    Every figure Panel shows (in a notebook) carries its own copy of its modules (Bokeh
+    does not share them between models), and every light page carries explainer.js with
+    the modules of its figures, so the copies are kept lean. Only whole-line comments and leading blanks go: a module whose
     template literals span lines is refused here rather than changed.
     """
     kept = []

@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from explainer.serve_options import add_serving_options
+
 MAX_HTML_RESULTS = 500_000
 """A saved page carries every query's lists: at most this many result lines in all (some 25 MB)."""
 
@@ -28,14 +30,7 @@ def add_workbench_options(parser: argparse.ArgumentParser) -> None:
         help="write the workbench for these files as one self-contained HTML page that works offline",
     )
     group.add_argument("--serve", action="store_true", help="serve the workbench for these files at /evaluate")
-    group.add_argument("--port", type=int, default=5006, help="with --serve: port to listen on (default %(default)s)")
-    group.add_argument(
-        "--address", default="127.0.0.1", help="with --serve: address to bind (default %(default)s, this computer only)"
-    )
-    group.add_argument("--no-browser", dest="browser", action="store_false", help="with --serve: open no browser")
-    from explainer.cli import add_access_code_option
-
-    add_access_code_option(group)
+    add_serving_options(group, with_serve=True)
     parser.set_defaults(run=run_and_exit)
 
 
@@ -114,18 +109,11 @@ def _workbench_maker(args, report, topics: dict, documents: dict):
 
 
 def write_html(workbench, path: Path) -> Path:
-    """The workbench as one self-contained page: every query's lists in it, no upload, no server.
+    """The workbench as one self-contained page (``export.workbench_page``) written to ``path``."""
+    from explainer.export import workbench_page
 
-    It is a light page (``explainer.export``): the workbench's module and the figures it mounts
-    run from explainer.js inline, on the data its view holds, with no Bokeh or Panel.
-    """
-    from explainer import export, runtime
-    from explainer.pages import EVALUATE_TITLE
-
-    script = runtime.script_of(runtime.bundle_of({"evaluate": (EVALUATE_TITLE, "", workbench.view)}))
-    body = export.tag("evaluate", standalone=True, on_page=True)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(export.light_page(EVALUATE_TITLE, body, script), encoding="utf-8")
+    path.write_text(workbench_page(workbench), encoding="utf-8")
     return path
 
 
@@ -135,18 +123,18 @@ def serve(args, workbench_of) -> None:
     Served beyond this computer, the workbench asks for an access code, made and printed here
     unless one was given: these are the reader's own judgments and runs.
     """
-    from explainer.cli import _shown_host, _wants_browser, access_code, announce_class_address
     from explainer.pages import evaluate_page
+    from explainer.serve_options import access_code, announce_class_address, cannot_serve, shown_host, wants_browser
     from explainer.serving import serve_pages
 
-    url = f"http://{_shown_host(args.address)}:{args.port}/evaluate"
+    url = f"http://{shown_host(args.address)}:{args.port}/evaluate"
     print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
     shared = announce_class_address(args.address, args.port, "/evaluate")
     asked = args.access_code
     if asked is None and not _is_loopback(args.address):
         asked = ""
     code = access_code(asked)
-    if args.browser and _wants_browser():
+    if args.browser and wants_browser():
         import webbrowser
 
         from tornado.ioloop import IOLoop
@@ -163,10 +151,7 @@ def serve(args, workbench_of) -> None:
             class_address=shared or "",
         )
     except OSError as error:
-        raise SystemExit(
-            f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
-            "Is another server using that port? Try --port with another number."
-        ) from None
+        raise cannot_serve(args, error) from None
 
 
 def _is_loopback(address: str) -> bool:

@@ -72,11 +72,6 @@ class Evaluated:
             return chosen.baseline if run == 0 else chosen.candidate
         return self.evaluations[0].values[name]
 
-    @property
-    def result_lines(self) -> int:
-        """Result lines of the runs' evaluated queries: what a query's full lists cost, in all."""
-        return sum(len(evaluation.run) for evaluation in self.evaluations)
-
 
 def evaluate_loaded(loaded: Loaded, **compare_options: Any) -> Evaluated:
     """Evaluate each run against the qrels, and compare two (``compare_options`` go to ``compare``)."""

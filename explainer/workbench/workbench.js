@@ -916,7 +916,7 @@ function createQueryPane(model, { change, close }) {
     const order = whatIf().orders[r];
     const docs = detail.runs[r].docs.slice(0, spec.depth);
     const titleOf = (d) => (detail.titles[d] ? `${detail.docs[d]}: ${detail.titles[d]}` : detail.docs[d]);
-    const shared = { ...model.figure_data, query: detail.text || detail.qid, caption: "" };
+    const shared = { ...model.figure_data, max_query_length: model.max_query_length, query: detail.text || detail.qid, caption: "" };
     // Figure 1 shows titles by rank, so a move mounts it again; the conventions figure moves its
     // own rows. A missed count that changed (a document judged below the top list) changes limits.
     const binaryKey = JSON.stringify([state.query, r, order, binaryLimits.missed]);
@@ -1005,7 +1005,6 @@ function mountWith(renderFigure, data, onCommit) {
     ...data,
     standalone: false,
     on_page: false,
-    max_query_length: 4000,
     get state() {
       return current;
     },

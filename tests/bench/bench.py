@@ -751,7 +751,7 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
     """Run every measurement, print the table, write the JSON to ``out``; returns the results."""
     from playwright.sync_api import sync_playwright
 
-    from explainer.browser import launch_args
+    from explainer.tools.browser import launch_args
 
     started = time.monotonic()
     results: dict[str, Any] = {"config": asdict(config)}

@@ -1,7 +1,7 @@
 """``relevance-explainer picture [--chart] URL FILE [URL FILE ...]``: a figure's picture for slides, from the command line.
 
 Each URL (a served figure page, ``http://``, or an exported one, ``file://``) is opened in the
-Chromium the tests drive (``explainer.browser``), and its own *Save PNG* or *Save SVG* button is
+Chromium the tests drive (``explainer.tools.browser``), and its own *Save PNG* or *Save SVG* button is
 pressed (``figures/picture.js``): the file is the very picture the button saves, PNG or SVG
 as FILE's extension says. With ``--chart`` it is the figure's chart alone, as its *Save chart*
 button saves it (plain SVG), or that picture as PNG. Run it through ``./serve.sh picture``,
@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 KINDS = {".png": "png", ".svg": "svg"}
 # The window the page is opened in: a laptop's screen, as a teacher's button would see it.
 VIEWPORT = {"width": 1280, "height": 720}
-# A served page draws its figure once its websocket has brought the document.
+# Served or exported, a figure page is a light page and draws at once: the wait is for a slow machine.
 FIGURE_TIMEOUT_MS = 20_000
 OPEN_TIMEOUT_MS = 30_000
 
@@ -50,7 +50,7 @@ def take(pairs: list[tuple[str, Path, str]], chart: bool = False) -> list[Path]:
     except ImportError:
         raise PictureError("Pictures need Playwright: run ./serve.sh picture URL FILE, which installs it") from None
 
-    from explainer.browser import find_chromium, launch_args
+    from explainer.tools.browser import find_chromium, launch_args
 
     written = []
     with sync_playwright() as playwright:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from explainer.browser import launch_args
-from explainer.export import export_site
+from explainer.export import export_site, workbench_page
 from explainer.figures import FIGURES
+from explainer.tools.browser import launch_args
 
 # (file suffix, viewport width, colour scheme): the README shows the wide, light view.
 VIEWS = (("", 1280, "light"),)
@@ -63,9 +63,9 @@ WORKBENCH_VIEWS = (
 
 def _workbench(browser, tmp: Path, out_dir: Path) -> list[Path]:
     from explainer.workbench import Workbench
-    from explainer.workbench.cli import write_html
 
-    page_file = write_html(Workbench.golden(preload=True, uploads=False), tmp / "evaluate.html")
+    page_file = tmp / "evaluate.html"
+    page_file.write_text(workbench_page(Workbench.golden(preload=True, uploads=False)), encoding="utf-8")
     written = []
     for name, options in WORKBENCH_VIEWS:
         context = browser.new_context(**options)

@@ -1,0 +1,93 @@
+"""What ``serve`` and ``evaluate --serve`` share: their options, declared once, and what they do before the server starts.
+
+Both command lines (``explainer.cli``, ``explainer.workbench.cli``) import this module, and it
+imports neither: the command line's arrows run one way (README "Developing").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+
+DEFAULT_PORT = 5006
+
+# Letters and digits nobody mistakes for one another when a code is read out or written on a board.
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def add_serving_options(parser, with_serve: bool = False) -> None:
+    """``--port``, ``--address``, ``--no-browser`` and ``--access-code``, on a parser or an argument group.
+
+    With ``with_serve`` (the evaluate command) each help says that it applies with ``--serve``.
+    """
+    when = "with --serve: " if with_serve else ""
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"{when}port to listen on (default %(default)s)")
+    parser.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help=f"{when}address to bind; the default keeps it on this computer, 0.0.0.0 opens it to the network",
+    )
+    parser.add_argument("--no-browser", dest="browser", action="store_false", help=f"{when}do not open a browser")
+    parser.add_argument(
+        "--access-code",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="CODE",
+        help=f"{when}ask every visitor for this code before a page opens (alone: make one and print it); "
+        "use it when serving beyond this computer anything not everyone there should see",
+    )
+
+
+def wants_browser() -> bool:
+    """Open a browser only for a person at a screen: not in CI, not on a headless Linux box."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def shown_host(address: str) -> str:
+    """The host name to print for a bound address: one a browser on this computer opens."""
+    return "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
+
+
+def announce_class_address(address: str, port: int, path: str) -> str | None:
+    """Served to the network (``--address``): print the address others open, with its QR code.
+
+    Returns that address, or None when the server listens on this computer only."""
+    from explainer.classroom import class_address, terminal_qr
+    from explainer.serving import network_address
+
+    lan = network_address() if address in ("0.0.0.0", "::") else None
+    shared = class_address(address, port, path, lan)
+    if shared:
+        print(f"Others on this network can open {shared}", flush=True)
+        print(terminal_qr(shared), flush=True)
+        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
+    return shared
+
+
+def access_code(asked: str | None) -> str | None:
+    """The access code to serve with: the one given, a new one for ``--access-code`` alone, or None.
+
+    A new code is printed (only then: one the user chose is theirs to know). It is never logged.
+    """
+    if asked is None:
+        return None
+    if asked:
+        return asked
+    code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(5)) for _ in range(2))
+    print(f"Access code: {code} (give it to the people who should open the pages)", flush=True)
+    return code
+
+
+def cannot_serve(args: argparse.Namespace, error: OSError) -> SystemExit:
+    """The exit, with what to try, when the server cannot listen where it was told."""
+    return SystemExit(
+        f"Cannot serve on {args.address}:{args.port}: {error.strerror or error}. "
+        "Is another server using that port? Try --port with another number."
+    )
