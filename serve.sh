@@ -6,7 +6,7 @@
 #   ./serve.sh lint           lint only: ruff (Python) and, where Node.js is installed, ESLint
 #   ./serve.sh export DIR     write the pages as self-contained HTML files
 #   ./serve.sh screenshots    regenerate the README's screenshots in assets/
-#   ./serve.sh picture URL FILE [URL FILE ...]   save a figure's picture for slides (.png or .svg)
+#   ./serve.sh picture [--chart] URL FILE [URL FILE ...]   save a figure's picture (or its chart) for slides (.png or .svg)
 #   ./serve.sh bench          measure the figures in Chromium (tests/bench/bench.py)
 # Everything is installed into .venv (and ESLint into tests/lint/node_modules) on first use.
 set -euo pipefail
