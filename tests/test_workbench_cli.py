@@ -21,7 +21,7 @@ from explainer.cli import build_parser
 from explainer.evaluation import golden
 from explainer.workbench import cli as workbench_cli
 
-from support.page import watch_page
+from support.page import offline, watch_page
 from support.server import ROOT, answers, free_port
 
 PATHS = golden.paths()
@@ -54,16 +54,7 @@ def test_the_saved_workbench_fetches_nothing(saved):
 
 @pytest.mark.browser
 def test_the_saved_workbench_works_from_disk_with_the_network_blocked(saved, context, page):
-    asked = []
-
-    def only_local(route):
-        asked.append(route.request.url)
-        if route.request.url.startswith(("file:", "data:", "blob:")):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", only_local)
+    asked = offline(context)
     seen = watch_page(page)
     page.goto(saved.as_uri() + "?query=g044")
     heading = page.locator(".wb-query .wb-heading")
