@@ -52,7 +52,7 @@ from explainer.figures import FIGURES
 from explainer.pages import ROUTES
 from explainer.workbench.upload import CHUNK_BYTES
 
-from support.bokeh_client import DOCUMENT_READY, models_of
+from support.bokeh_client import DOCUMENT_READY, as_map, models_of
 from support.server import Server
 
 # The reader clicks this often, open loop: a click is sent on time even while earlier ones wait.
@@ -84,15 +84,6 @@ def as_dict(value: Any) -> Any:
         return {key: as_dict(item) for key, item in value.get("entries", [])}
     if isinstance(value, list):
         return [as_dict(item) for item in value]
-    return value
-
-
-def as_map(value: Any) -> Any:
-    """A plain dict as Bokeh serializes it."""
-    if isinstance(value, dict):
-        return {"type": "map", "entries": [[key, as_map(item)] for key, item in value.items()]}
-    if isinstance(value, list):
-        return [as_map(item) for item in value]
     return value
 
 

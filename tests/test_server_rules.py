@@ -38,7 +38,7 @@ from explainer.figures.binary import BinaryState
 from explainer.pages import ROUTES
 from explainer.workbench.upload import CHUNK_BYTES
 
-from support.bokeh_client import DOCUMENT_READY
+from support.bokeh_client import DOCUMENT_READY, as_map
 
 # -- helpers: Bokeh's encoding, and a page's websocket without the socket ------------------------
 
@@ -47,15 +47,6 @@ def run(coroutine) -> Any:
     """Run a coroutine to its end, in a thread of its own: Playwright's sync API may own this thread's loop."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
-
-
-def as_map(value: Any) -> Any:
-    """A plain dict as Bokeh serializes it."""
-    if isinstance(value, dict):
-        return {"type": "map", "entries": [[key, as_map(item)] for key, item in value.items()]}
-    if isinstance(value, list):
-        return [as_map(item) for item in value]
-    return value
 
 
 def state_change(model_id: str, state: Any, **extra: Any) -> dict[str, Any]:
@@ -557,21 +548,27 @@ class Visitor:
         self.redirected = (url, status)
 
 
+@pytest.fixture
+def waited(monkeypatch) -> list[float]:
+    """The seconds the access code's check waits, recorded instead of slept."""
+    seconds: list[float] = []
+
+    async def sleep(wait):
+        seconds.append(wait)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    return seconds
+
+
 def test_without_a_code_every_visitor_is_let_in():
     access = serving.AccessCode()
     access.require(None)
     assert access.allows(Visitor()) and access.allows(Visitor(cookie="anything"))
 
 
-def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(monkeypatch):
+def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(waited):
     access = serving.AccessCode()
     access.require("open-sesame")
-    waited: list[float] = []
-
-    async def sleep(seconds):
-        waited.append(seconds)
-
-    monkeypatch.setattr(asyncio, "sleep", sleep)
     visitor = Visitor(code="  open-sesame  ")
     run(access.check(visitor))
     ((name, value, options),) = visitor.cookies_set
@@ -585,15 +582,9 @@ def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(monk
     assert not access.allows(Visitor(cookie=value))
 
 
-def test_a_wrong_code_waits_a_second_and_gets_the_form_again(monkeypatch):
+def test_a_wrong_code_waits_a_second_and_gets_the_form_again(waited):
     access = serving.AccessCode()
     access.require("open-sesame")
-    waited: list[float] = []
-
-    async def sleep(seconds):
-        waited.append(seconds)
-
-    monkeypatch.setattr(asyncio, "sleep", sleep)
     for guess in ("guess", "open-sesame" + "x" * 300, "open-sesameX"):
         visitor = Visitor(code=guess)
         run(access.check(visitor))

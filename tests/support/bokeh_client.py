@@ -20,6 +20,15 @@ from typing import Any
 from explainer.figures.binary import BinaryState
 
 
+def as_map(value: Any) -> Any:
+    """A plain dict as Bokeh serializes it."""
+    if isinstance(value, dict):
+        return {"type": "map", "entries": [[key, as_map(item)] for key, item in value.items()]}
+    if isinstance(value, list):
+        return [as_map(item) for item in value]
+    return value
+
+
 def summarize(samples: list[float]) -> dict[str, float | int | None]:
     """Count, median, 95th percentile (linear interpolation), min and max of ``samples``."""
     if not samples:
