@@ -16,8 +16,8 @@ from pathlib import Path
 
 import panel as pn
 
+from explainer.catalog.measures import TAUGHT
 from explainer.figures import BY_NAME, FIGURES
-from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
 PAGE_CSS = (HERE / "page.css").read_text(encoding="utf-8")
@@ -122,7 +122,7 @@ def story_numbers() -> dict[str, str]:
 
 def choose_list() -> str:
     """When to reach for each measure, as a Markdown list."""
-    return "\n".join(f"- **{m.name}**: {m.use_when}" for m in MEASURES)
+    return "\n".join(f"- **{m.name}**: {m.use_when}" for m in TAUGHT)
 
 
 def story_parts() -> list[tuple[str, str]]:

@@ -10,9 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from explainer.catalog.conventions import BY_KEY, CONVENTIONS
 from explainer.figures.conventions import (
-    BY_KEY,
-    CONVENTIONS,
     HIT_RATE_NAMES,
     MAX_MISSED,
     ConventionsFigure,

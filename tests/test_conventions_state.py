@@ -7,10 +7,9 @@ from math import log2
 import pytest
 
 from explainer import metrics
+from explainer.catalog.conventions import BY_KEY, CONVENTIONS
 from explainer.figures.conventions import (
     ARTICLE_MISSED_GRADES,
-    BY_KEY,
-    CONVENTIONS,
     DEFAULT_K,
     DISAGREEING_MISSED,
     MAX_K,

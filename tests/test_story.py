@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from explainer import metrics
+from explainer.catalog.measures import BY_KEY, UNJUDGED_CAVEAT
 from explainer.figures import unjudged, which_measure
 from explainer.figures.ndcg import SHORT_K, NdcgState
 from explainer.figures.queries import QueriesState
-from explainer.measures import BY_KEY, UNJUDGED_CAVEAT
 from explainer.pages import STORY, story_numbers
 
 # The numbers story.md may spell out, and why each is not a figure's to compute.

@@ -5,8 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from explainer.catalog.measures import TAUGHT
 from explainer.figures.which_measure import DEMOS, WhichMeasureFigure, WhichMeasureState
-from explainer.measures import MEASURES
 from explainer.metrics import format_number as f
 
 from support.server import wait_until
@@ -21,7 +21,7 @@ def row_values(page, key):
 def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page, serve_object):
     figure = WhichMeasureFigure()
     page.goto(serve_object(figure))
-    for measure in MEASURES:
+    for measure in TAUGHT:
         button = page.locator(f"button.which-row[data-measure={measure.key}]")
         button.click()
         expect(button).to_have_attribute("aria-pressed", "true")

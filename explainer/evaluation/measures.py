@@ -22,9 +22,12 @@ trec_eval's conventions, followed here (and tested against pytrec_eval):
 - ``ndcg@k``: trec_eval's ``ndcg_cut_k`` by default (the grade as gain; the ideal from
   every judged document of the query, cut at k; not affected by ``relevance_level``).
   Every convention of the conventions figure can be chosen instead
-  (``explainer.figures.conventions.CONVENTIONS``, keyed in ``NDCG_CONVENTIONS`` here).
-- ``judged@k``: the share of the top k that has a judgment (divides by k), as
-  ir_measures' ``Judged@k``; ``hit_rate@k``: trec_eval's ``success_k``.
+  (``explainer.catalog.conventions``, keyed in ``NDCG_CONVENTIONS`` here).
+- ``judged@k``: the share of the top k that has a judgment (divides by k, even when fewer
+  results came back); ``hit_rate@k``: trec_eval's ``success_k``.
+
+Which function computes a measure, for one list and for many, is its row's in
+``explainer.catalog.measures``; the many-list kernels are ``explainer.evaluation.kernels``.
 """
 
 from __future__ import annotations
@@ -36,43 +39,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explainer import metrics
+from explainer.catalog import measures as catalog
+from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
+from explainer.catalog.conventions import DEFAULT_CONVENTION
+from explainer.evaluation import kernels
 from explainer.evaluation.formats import Qrels, Run, _mix, _small_pages, read_qrels, read_run
 
-KEYS = ("precision", "recall", "rr", "ap", "ndcg", "judged", "hit_rate")
-"""The measures an evaluation can compute (the first five are ``explainer.measures``' keys)."""
+KEYS = tuple(catalog.BY_KEY)
+"""The measures an evaluation can compute, the catalog's keys (``explainer.catalog.measures``)."""
 
-CUT_KEYS = ("precision", "recall", "ndcg", "judged", "hit_rate")
+CUT_KEYS = tuple(f.key for f in catalog.FAMILIES if f.cut)
 """The measures that take a cutoff k; ``rr`` and ``ap`` look at the whole run, as trec_eval's do."""
 
-NDCG_CONVENTIONS = {
-    # key: (gain, where the ideal comes from, whether the ideal DCG is cut at k); the same
-    # five as explainer.figures.conventions.CONVENTIONS (a test checks they agree).
-    "linear-judged": ("linear", "judged", True),
-    "exponential-judged": ("exponential", "judged", True),
-    "exponential-judged-uncut": ("exponential", "judged", False),
-    "linear-list": ("linear", "list", True),
-    "exponential-list": ("exponential", "list", True),
-}
-DEFAULT_CONVENTION = "linear-judged"
-"""trec_eval's ``ndcg_cut``: the grade as gain, the ideal from every judged document, cut at k."""
-
-_TREC_NAMES = {"precision": "P", "recall": "recall", "hit_rate": "success", "judged": "judged"}
-_ALIASES = {
-    "p": "precision",
-    "precision": "precision",
-    "r": "recall",
-    "recall": "recall",
-    "rr": "rr",
-    "mrr": "rr",
-    "recip_rank": "rr",
-    "ap": "ap",
-    "map": "ap",
-    "ndcg": "ndcg",
-    "ndcg_cut": "ndcg",
-    "judged": "judged",
-    "hit_rate": "hit_rate",
-    "success": "hit_rate",
-}
+_WRITTEN = {name: f.key for f in catalog.FAMILIES for name in f.written_forms}
 
 
 @dataclass(frozen=True)
@@ -86,7 +65,7 @@ class Measure:
     def __post_init__(self):
         if self.key not in KEYS:
             raise ValueError(f"measure key must be one of {', '.join(KEYS)}, got {self.key!r}")
-        if self.key in CUT_KEYS:
+        if self.family.cut:
             metrics._check_k(self.k)
         elif self.k is not None:
             raise ValueError(
@@ -98,25 +77,24 @@ class Measure:
             raise ValueError(f"only ndcg has conventions, got convention={self.convention!r} for {self.key}")
 
     @property
+    def family(self) -> catalog.Family:
+        """The catalog's row of this measure: its names, texts and the functions that compute it."""
+        return catalog.BY_KEY[self.key]
+
+    @property
     def name(self) -> str:
         """The name in tables: trec_eval's where trec_eval computes it (``P_10``, ``map``, ``ndcg_cut_10``)."""
-        if self.key == "rr":
-            return "recip_rank"
-        if self.key == "ap":
-            return "map"
-        if self.key == "ndcg":
-            if self.convention == DEFAULT_CONVENTION:
-                return f"ndcg_cut_{self.k}"
-            return f"ndcg_{self.convention}_{self.k}"
-        return f"{_TREC_NAMES[self.key]}_{self.k}"
+        if self.convention == DEFAULT_CONVENTION:
+            stem = self.family.trec_eval or self.key
+        else:
+            stem = f"{self.key}_{self.convention}"
+        return f"{stem}_{self.k}" if self.family.cut else stem
 
     @property
     def label(self) -> str:
         """A short label for people: ``P@10``, ``RR``, ``NDCG@10``."""
-        base = {"precision": "P", "recall": "R", "rr": "RR", "ap": "AP", "ndcg": "NDCG"}.get(self.key)
-        base = base or {"judged": "Judged", "hit_rate": "Hit rate"}[self.key]
-        text = f"{base}@{self.k}" if self.k is not None else base
-        return text if self.key != "ndcg" or self.convention == DEFAULT_CONVENTION else f"{text} ({self.convention})"
+        text = self.family.label(self.k)
+        return text if self.convention == DEFAULT_CONVENTION else f"{text} ({self.convention})"
 
     @classmethod
     def parse(cls, text: str, convention: str = DEFAULT_CONVENTION) -> Measure:
@@ -124,12 +102,12 @@ class Measure:
         ``ndcg_cut_10``, ``ndcg@10:exponential-list``, ``recall@100``, ``rr`` (``recip_rank``),
         ``ap`` (``map``), ``judged@10``, ``hit_rate@10`` (``success_10``)."""
         match = re.fullmatch(r"\s*([A-Za-z_]+?)(?:[@_](\d+))?(?::([a-z-]+))?\s*", str(text))
-        if not match or match.group(1).lower() not in _ALIASES:
+        if not match or match.group(1).lower() not in _WRITTEN:
             raise ValueError(
                 f"unknown measure {text!r}: expected one of {', '.join(KEYS)}, with @k for "
                 f"{', '.join(CUT_KEYS)} (as in P@10, ndcg@10, recall@100, or trec_eval's P_10, ndcg_cut_10)"
             )
-        key = _ALIASES[match.group(1).lower()]
+        key = _WRITTEN[match.group(1).lower()]
         k = int(match.group(2)) if match.group(2) else None
         if key in CUT_KEYS and k is None:
             raise ValueError(f"measure {text!r} needs a cutoff, as in {key}@10")
@@ -151,10 +129,10 @@ def measures_for(keys: Sequence[str], ks: Sequence[int], convention: str = DEFAU
     """Measures from keys (or written forms such as ``P@5``) and cutoffs: every k for each key that takes one."""
     out: list[Measure] = []
     for text in keys:
-        if "@" in text or "_" in text.rstrip("_") and text.lower() not in _ALIASES:
+        if "@" in text or "_" in text.rstrip("_") and text.lower() not in _WRITTEN:
             found = [Measure.parse(text, convention)]
         else:
-            key = _ALIASES.get(text.lower())
+            key = _WRITTEN.get(text.lower())
             if key is None:
                 found = [Measure.parse(text, convention)]  # raises with the list of measures
             elif key in CUT_KEYS:
@@ -207,44 +185,38 @@ def query_values(
     ``grades`` in rank order (``None`` unjudged), ``n_relevant`` the query's relevant
     documents (grade >= ``relevance_level``), ``judged_grades`` every judged grade of the query.
     """
-    binary = [None if g is None else int(g >= relevance_level) for g in grades]
-    judged_mask = [0 if g is None else 1 for g in grades]
+    inputs = {
+        "relevant": [None if g is None else int(g >= relevance_level) for g in grades],
+        "judged": [0 if g is None else 1 for g in grades],
+        "grades": list(grades),
+        "n_relevant": n_relevant,
+        "judged_grades": list(judged_grades),
+    }
     out = {}
     for m in measures:
-        if m.key == "precision":
-            value = metrics.precision_at_k(binary, m.k)
-        elif m.key == "recall":
-            value = metrics.recall_at_k(binary, m.k, n_relevant)
-        elif m.key == "rr":
-            value = metrics.reciprocal_rank(binary)
-        elif m.key == "ap":
-            value = metrics.average_precision(binary, n_relevant)
-        elif m.key == "hit_rate":
-            value = metrics.hit_rate_at_k(binary, m.k)
-        elif m.key == "judged":
-            value = metrics.precision_at_k(judged_mask, m.k)
-        else:
-            value = ndcg_by_convention(list(grades), m.k, list(judged_grades), m.convention)
-        out[m.name] = float(value)
+        call = m.family.per_list
+        function = getattr(metrics, call.function, None) or globals()[call.function]
+        given = {**inputs, "k": m.k, "convention": m.convention}
+        out[m.name] = float(function(*(given[name] for name in call.inputs)))
     return out
 
 
 def ndcg_by_convention(grades: list, k: int, judged_grades: list[int], convention: str) -> float:
-    """NDCG@k of one list under a convention of ``NDCG_CONVENTIONS``, from ``explainer.metrics``.
+    """NDCG@k of one list under a convention (``explainer.catalog.conventions``), from ``explainer.metrics``.
 
     ``judged_grades`` is every judged grade of the query (the ideal of the ``judged``
     conventions); the ``list`` conventions make the ideal from the list's own grades.
     """
-    gain, ideal_from, cut = NDCG_CONVENTIONS[convention]
-    if cut:
-        return metrics.ndcg_at_k(grades, k, gain, judged=judged_grades if ideal_from == "judged" else None)
-    pool = judged_grades if ideal_from == "judged" else [g for g in grades if g is not None]
+    c = NDCG_CONVENTIONS[convention]
+    if c.cut:
+        return metrics.ndcg_at_k(grades, k, c.gain, judged=judged_grades if c.ideal == "judged" else None)
+    pool = judged_grades if c.ideal == "judged" else [g for g in grades if g is not None]
     ideal = metrics.ideal_grades(pool)
-    best = metrics.dcg_at_k(ideal, max(len(ideal), 1), gain)
-    return metrics.dcg_at_k(grades, k, gain) / best if best else 0.0
+    best = metrics.dcg_at_k(ideal, max(len(ideal), 1), c.gain)
+    return metrics.dcg_at_k(grades, k, c.gain) / best if best else 0.0
 
 
-# -- many queries: the batch kernels -------------------------------------------------------
+# -- many queries, through the kernels -----------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -575,27 +547,21 @@ def evaluate(
 
 
 def _batch(m: Measure, grades, binary, offsets, n_relevant, qrels: Qrels, qq) -> np.ndarray:
-    if m.key == "precision":
-        return metrics.precision_at_k_batch(binary, offsets, m.k)
-    if m.key == "recall":
-        return metrics.recall_at_k_batch(binary, offsets, m.k, n_relevant)
-    if m.key == "rr":
-        return metrics.reciprocal_rank_batch(binary, offsets)
-    if m.key == "ap":
-        return metrics.average_precision_batch(binary, offsets, n_relevant)
-    if m.key == "hit_rate":
-        return metrics.hit_rate_at_k_batch(binary, offsets, m.k)
-    if m.key == "judged":
-        return metrics.judged_at_k_batch(grades, offsets, m.k)
-    gain, ideal_from, cut = NDCG_CONVENTIONS[m.convention]
-    if ideal_from == "judged":
-        starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
-        sizes = stops - starts
-        ideal_offsets = np.zeros(len(qq) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=ideal_offsets[1:])
-        picks = np.arange(int(ideal_offsets[-1])) + np.repeat(starts - ideal_offsets[:-1], sizes)
-        ideal = qrels.grade[picks]
-        ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
-    else:
-        ideal, ideal_offsets = grades, offsets
-    return metrics.ndcg_at_k_batch(grades, offsets, m.k, ideal, ideal_offsets, gain=gain, cut_ideal=cut)
+    """One measure of every evaluated query, by the kernel its catalog row names."""
+    call = m.family.kernel
+    given = {"grades": grades, "relevant": binary, "offsets": offsets, "k": m.k, "n_relevant": n_relevant}
+    if "ideal" in call.inputs:
+        c = NDCG_CONVENTIONS[m.convention]
+        given.update(gain=c.gain, cut=c.cut)
+        if c.ideal == "judged":
+            starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
+            sizes = stops - starts
+            ideal_offsets = np.zeros(len(qq) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=ideal_offsets[1:])
+            picks = np.arange(int(ideal_offsets[-1])) + np.repeat(starts - ideal_offsets[:-1], sizes)
+            ideal = qrels.grade[picks]
+            ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
+        else:
+            ideal, ideal_offsets = grades, offsets
+        given.update(ideal=ideal, ideal_offsets=ideal_offsets)
+    return getattr(kernels, call.function)(*(given[name] for name in call.inputs))

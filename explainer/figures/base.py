@@ -23,8 +23,8 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
+from explainer.catalog.measures import TAUGHT
 from explainer.figures.params import limits_of
-from explainer.measures import MEASURES
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent
@@ -199,8 +199,8 @@ class FigureView(JSComponent):
         default=MAX_QUERY_LENGTH, doc="A page URL's query longer than this is ignored whole, with a notice."
     )
     measures = param.Dict(
-        default={m.key: {"name": m.name, "symbol": m.symbol, "blind_to": m.blind_to} for m in MEASURES},
-        doc="What each measure is called and is blind to, from explainer.measures.",
+        default={m.key: {"name": m.name, "symbol": m.symbol, "blind_to": m.blind_to} for m in TAUGHT},
+        doc="What each measure is called and is blind to, from the catalog (explainer.catalog.measures).",
     )
 
     # The modules its script imports by name (name -> file): in Panel through the import map,

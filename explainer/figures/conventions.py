@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import param
 
 from explainer import metrics
+from explainer.catalog import measures as catalog_measures
+from explainer.catalog.conventions import CONVENTIONS, Convention
 from explainer.figures.base import HERE, Figure, FigurePage, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
 from explainer.figures.ndcg import MAX_GRADE, TITLES, GradedListState
@@ -37,127 +38,8 @@ DISAGREEING_MISSED = ((2, 2, 2, 2), (3, 3))
 MAX_MISSED = 6
 
 
-@dataclass(frozen=True)
-class Convention:
-    """One way to compute NDCG@k, and the tools that compute it that way.
-
-    ``ideal`` is ``"judged"`` (sort every judged document's grade, the list's and the
-    missed ones) or ``"list"`` (sort the list's own grades); ``cut`` says whether the
-    ideal DCG stops at k (else it sums every document of that ideal order). All of
-    them discount rank i by log2(i + 1) and count an unjudged document as grade 0.
-    """
-
-    key: str
-    gain: str
-    ideal: str
-    cut: bool
-    used_by: tuple[str, ...]
-
-    @property
-    def gain_text(self) -> str:
-        return "2^g − 1" if self.gain == "exponential" else "g"
-
-    @property
-    def ideal_text(self) -> str:
-        source = "every judged document" if self.ideal == "judged" else "this list only"
-        return f"{source}, {'top k' if self.cut else 'no cut at k'}"
-
-
-# Every tool named below was checked against its source; the source is beside each claim.
-CONVENTIONS = (
-    Convention(
-        key="linear-judged",
-        gain="linear",
-        ideal="judged",
-        cut=True,
-        used_by=(
-            # usnistgov/trec_eval m_ndcg_cut.c: "Gain values are the relevance values in the qrels
-            # file"; the ideal walks rel_levels, every judged document in the qrels, up to each cutoff.
-            "trec_eval ndcg_cut.k",
-            # pytrec_eval-terrier 0.5.11 (trec_eval 9.0.x inside), run on this figure's default:
-            # ndcg_cut_5 = 0.4676 = metrics.ndcg_at_k(list, 5, "linear", judged=list + missed).
-            "pytrec_eval ndcg_cut_k",
-            # AmenRa/ranx ranx/metrics/ndcg.py: ndcg() is the Järvelin form, gain = rel; _idcg is
-            # _dcg(qrels, qrels, k), the qrels sorted high to low (data_structures/common.py
-            # sort_dict_by_value), cut at k.
-            "ranx ndcg@k",
-        ),
-    ),
-    Convention(
-        key="exponential-judged",
-        gain="exponential",
-        ideal="judged",
-        cut=True,
-        used_by=(
-            # AmenRa/ranx ranx/metrics/ndcg.py: ndcg_burges() uses (2**rel - 1), same ideal as ndcg().
-            "ranx ndcg_burges@k",
-            # o19s/quepid db/scorers/ndcg_cut@10.js: gain Math.pow(2, r) - 1; ideal = topRatings(k),
-            # the first k of bestDocs (every rated document of the query, best first: ScorerFactory.js
-            # getBestRatings, and the ratingsStore spec "returns the best docs"); DCG(ideal, k). Its
-            # k is a setting ("var k = 10 // @Rank"), so the row's k stands in for its 10.
-            "Quepid ndcg_cut@10 scorer, its 10 set to k",
-            # elastic/elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: gain
-            # 2^rating - 1; with normalize: true the ideal sorts every rated document of the request
-            # and is cut at the number of hits returned (a search of size k): this row while k
-            # results come back; for a k past the list's end, its ideal stops at the last hit.
-            "Elasticsearch rank_eval dcg, normalize: true, when k hits come back",
-        ),
-    ),
-    Convention(
-        key="exponential-judged-uncut",
-        gain="exponential",
-        ideal="judged",
-        cut=False,
-        used_by=(
-            # o19s/quepid db/scorers/ndcg@10.js, seeded as "nDCG@10" in db/seeds.rb, since PR #1242
-            # ("Use *all* rated documents for ideal DCG computation", closing issue #836): gain
-            # Math.pow(2, r) - 1; the ideal pushes every rated document (eachDocWithRating) and is
-            # summed by DCG(ideal, ideal.length), not cut at k. Its test expects 0.64 for ratings
-            # 0, 3, 1 (test/services/javascript_scorer_test.rb), which the exponential gain gives.
-            # Its k is a setting too ("let k = 10 // @Rank").
-            "Quepid nDCG@10 scorer, its 10 set to k",
-        ),
-    ),
-    Convention(
-        key="linear-list",
-        gain="linear",
-        ideal="list",
-        cut=True,
-        used_by=(
-            # scikit-learn sklearn/metrics/_ranking.py: _dcg_sample_scores uses y_true itself as the
-            # gain; _ndcg_sample_scores normalises by _dcg_sample_scores(y_true, y_true, k): the ideal
-            # is the y_true it was given (here, the list's grades), cut at k.
-            "scikit-learn ndcg_score, given the list's grades",
-        ),
-    ),
-    Convention(
-        key="exponential-list",
-        gain="exponential",
-        ideal="list",
-        cut=True,
-        used_by=(
-            # explainer/figures/ndcg.py NdcgState.values: metrics.ndcg_at_k(ranked, k, gain), no judged=.
-            "figure 2 of this explainer",
-            # The few lines many code examples write: ideal = dcg(sorted(grades, reverse=True), k); the
-            # definitions (Järvelin and Kekäläinen; trec_eval m_ndcg_cut.c; ranx ndcg.py) take the judged.
-            "a common shortcut in code examples (the ideal sorted from the list's own grades)",
-        ),
-    ),
-)
-
-BY_KEY = {c.key: c for c in CONVENTIONS}
-
-# Hit rate@k under the names tools give it.
-HIT_RATE_NAMES = (
-    # usnistgov/trec_eval m_success.c, run through pytrec_eval-terrier 0.5.11: one relevant document
-    # at rank 4 gives success_3 = 0 and success_4 = 1, whatever else is relevant.
-    "trec_eval success.k",
-    # terrierteam/ir_measures ir_measures/measures/success.py: "1 if a document with at least rel
-    # relevance is found in the first cutoff documents ... Some refer to this measure as Recall@k."
-    "ir_measures Success@k",
-    # AmenRa/ranx ranx/metrics/hit_rate.py: "it is equivalent to `success` from trec_eval".
-    "ranx hit_rate@k",
-)
+# The names tools give hit rate@k, from its row in the catalog.
+HIT_RATE_NAMES = catalog_measures.BY_KEY["hit_rate"].used_by
 
 
 def ndcg_by_convention(ranked: list[int | None], k: int, missed_grades: list[int], convention: Convention) -> float:
@@ -329,7 +211,7 @@ class ConventionsView(FigureView):
             }
             for c in CONVENTIONS
         ],
-        doc="The conventions, in table order, from CONVENTIONS.",
+        doc="The conventions, in table order, from the catalog (explainer.catalog.conventions).",
     )
     hit_rate_names = param.List(default=list(HIT_RATE_NAMES), item_type=str, doc="Tools' names for hit rate@k.")
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
+from explainer.catalog.measures import TAUGHT, UNJUDGED_CAVEAT
 from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
 from explainer.figures.ndcg import MAX_GRADE
 from explainer.figures.params import Grades
-from explainer.measures import MEASURES, UNJUDGED_CAVEAT
 
 LENGTH = 8
 
@@ -30,7 +30,7 @@ class Demo:
     note: str = ""  # what the numbers assume, under the table
 
 
-# One demo per measure in explainer.measures, keyed the same way.
+# One demo per measure the figures teach (explainer.catalog.measures.TAUGHT), keyed the same way.
 DEMOS = {
     "precision": Demo(
         a=(1, 1, 1, 0, 0, 0, 0, 0),
@@ -86,7 +86,7 @@ DEMOS = {
     ),
 }
 
-assert set(DEMOS) == {m.key for m in MEASURES}, "every measure needs a demo"
+assert set(DEMOS) == {m.key for m in TAUGHT}, "every measure the figures teach needs a demo"
 
 
 class WhichMeasureState(FigureState):
@@ -157,7 +157,7 @@ class WhichMeasureView(FigureView):
 
     demos = param.Dict(default=_demos_for_js(), constant=True)
     rows = param.List(
-        default=[{"key": m.key, "name": m.name, "question": m.question, "blind_to": m.blind_to} for m in MEASURES],
+        default=[{"key": m.key, "name": m.name, "question": m.question, "blind_to": m.blind_to} for m in TAUGHT],
         constant=True,
     )
 

@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from explainer.catalog import conventions
+from explainer.catalog.conventions import DEFAULT_CONVENTION
 from explainer.evaluation import DEFAULT_MEASURES, Comparison, Evaluation, Measure, Qrels, Run, compare, evaluate
-from explainer.evaluation.measures import DEFAULT_CONVENTION, NDCG_CONVENTIONS
 from explainer.figures.binary import BinaryState
-from explainer.figures.conventions import CONVENTIONS, ConventionsState
+from explainer.figures.conventions import ConventionsState
 from explainer.figures.ndcg import MAX_GRADE
 
 FIGURE_DEPTH = 30
@@ -251,8 +252,8 @@ def _grade(value: int | None) -> int | None:
 
 def conventions_for_page(convention: str = DEFAULT_CONVENTION) -> list[dict]:
     """The conventions figure's rows, the evaluation's convention first (the figure opens on it)."""
-    if convention not in NDCG_CONVENTIONS:
-        raise ValueError(f"convention must be one of {', '.join(NDCG_CONVENTIONS)}, got {convention!r}")
+    if convention not in conventions.BY_KEY:
+        raise ValueError(f"convention must be one of {', '.join(conventions.BY_KEY)}, got {convention!r}")
     from explainer.figures.conventions import ConventionsView
 
     rows = ConventionsView.param.conventions.default
@@ -260,7 +261,6 @@ def conventions_for_page(convention: str = DEFAULT_CONVENTION) -> list[dict]:
 
 
 __all__ = [
-    "CONVENTIONS",
     "DEFAULT_K",
     "FIGURE_DEPTH",
     "Evaluated",

@@ -21,8 +21,8 @@ import panel as pn
 import param
 from tornado.ioloop import IOLoop
 
+from explainer.catalog.conventions import CONVENTIONS, DEFAULT_CONVENTION
 from explainer.evaluation import DEFAULT_MEASURES, Measure, Qrels, Run
-from explainer.evaluation.measures import DEFAULT_CONVENTION, NDCG_CONVENTIONS
 from explainer.figures.base import HERE as FIGURES
 from explainer.figures.base import IMPORTED_MODULES, Figure, FigureState, FigureView, import_map, module_source
 from explainer.figures.binary import BinaryView
@@ -176,9 +176,7 @@ class Workbench(Figure):
         self._evaluated = evaluated
         self._cache: dict[str, dict] = {}
         table = data.table_of(evaluated, self.figure_depth)
-        table["conventions"] = {
-            key: {"gain": gain, "ideal": ideal, "cut": cut} for key, (gain, ideal, cut) in NDCG_CONVENTIONS.items()
-        }
+        table["conventions"] = {c.key: {"gain": c.gain, "ideal": c.ideal, "cut": c.cut} for c in CONVENTIONS}
         for run in table["runs"]:
             run["means"] = [float(np.mean(v)) if len(v) else 0.0 for v in run["values"]]
         ndcg = next((m for m in evaluated.evaluations[0].measures if m.key == "ndcg"), None)

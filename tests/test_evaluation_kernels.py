@@ -1,0 +1,64 @@
+"""The many-query kernels (explainer.evaluation.kernels) against the metrics core, list by list.
+
+The metrics core is checked by hand and against trec_eval (test_metrics.py, test_metrics_trec.py);
+each kernel must give, for every list of a flat batch, what its readable function gives for that list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from metric_cases import generated_cases
+
+from explainer import metrics
+from explainer.evaluation import kernels
+
+
+def test_the_kernels_equal_the_metrics_core_on_many_lists():
+    cases = generated_cases(300, 7)
+    grades = [[-1 if g is None else g for g in c["grades"]] for c in cases]
+    offsets = np.zeros(len(cases) + 1, dtype=np.int64)
+    np.cumsum([len(g) for g in grades], out=offsets[1:])
+    flat = np.array([g for gs in grades for g in gs], dtype=np.int64)
+    n_rel = np.array([c["n_relevant"] for c in cases])
+    judged = [c["judged"] for c in cases]
+    judged_offsets = np.zeros(len(cases) + 1, dtype=np.int64)
+    np.cumsum([len(j) for j in judged], out=judged_offsets[1:])
+    judged_flat = np.array([g for js in judged for g in js], dtype=np.int64)
+    for k in (1, 3, 5, 12, 20):
+        batch = {
+            "p": kernels.precision_at_k_batch(flat, offsets, k),
+            "r": kernels.recall_at_k_batch(flat, offsets, k, n_rel),
+            "hit": kernels.hit_rate_at_k_batch(flat, offsets, k),
+            "judged": kernels.judged_at_k_batch(flat, offsets, k),
+            "dcg": kernels.dcg_at_k_batch(flat, offsets, k, "linear"),
+            "ndcg_lin": kernels.ndcg_at_k_batch(flat, offsets, k, judged_flat, judged_offsets, "linear"),
+            "ndcg_exp_list": kernels.ndcg_at_k_batch(flat, offsets, k, flat, offsets, "exponential"),
+        }
+        for i, c in enumerate(cases):
+            g = c["grades"]
+            assert batch["p"][i] == pytest.approx(metrics.precision_at_k(g, k), abs=1e-12)
+            assert batch["r"][i] == pytest.approx(metrics.recall_at_k(g, k, c["n_relevant"]), abs=1e-12)
+            assert batch["hit"][i] == metrics.hit_rate_at_k(g, k)
+            assert batch["judged"][i] == pytest.approx(metrics.precision_at_k([int(g_ is not None) for g_ in g], k))
+            assert batch["dcg"][i] == pytest.approx(metrics.dcg_at_k(g, k, "linear"), abs=1e-12)
+            assert batch["ndcg_lin"][i] == pytest.approx(
+                metrics.ndcg_at_k(g, k, "linear", judged=c["judged"]), abs=1e-12
+            )
+            assert batch["ndcg_exp_list"][i] == pytest.approx(metrics.ndcg_at_k(g, k), abs=1e-12)
+    rr = kernels.reciprocal_rank_batch(flat, offsets)
+    ap = kernels.average_precision_batch(flat, offsets, n_rel)
+    for i, c in enumerate(cases):
+        assert rr[i] == pytest.approx(metrics.reciprocal_rank(c["grades"]), abs=1e-12)
+        assert ap[i] == pytest.approx(metrics.average_precision(c["grades"], c["n_relevant"]), abs=1e-12)
+
+
+def test_the_kernels_check_their_arguments():
+    with pytest.raises(ValueError, match="offsets must rise from 0"):
+        kernels.precision_at_k_batch(np.array([1, 0]), np.array([0, 1]), 1)
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
+        kernels.precision_at_k_batch(np.array([1]), np.array([0, 1]), 0)
+    with pytest.raises(ValueError, match="n_relevant must hold one integer per list"):
+        kernels.recall_at_k_batch(np.array([1]), np.array([0, 1]), 1, np.array([1, 2]))
+    with pytest.raises(ValueError, match="grades must be a flat array of integers"):
+        kernels.precision_at_k_batch(np.array([0.5]), np.array([0, 1]), 1)
