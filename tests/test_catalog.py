@@ -64,6 +64,8 @@ def test_each_row_names_functions_that_exist_with_inputs_the_evaluation_gives():
         assert callable(getattr(kernels, f.kernel.function)), f.key
         assert set(f.per_list.inputs) <= per_list and set(f.kernel.inputs) <= many, f.key
         assert ("k" in f.kernel.inputs) == f.cut == ("k" in f.per_list.inputs), f.key
+        # The level reaches a measure through its "relevant" input alone.
+        assert ("relevant" in f.kernel.inputs) == f.relevance_level == ("relevant" in f.per_list.inputs), f.key
 
 
 def test_a_measure_s_names_come_from_its_row():
