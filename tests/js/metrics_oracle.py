@@ -140,6 +140,12 @@ def refused(name: str, args: list) -> dict:
         return {"error": type(error).__name__, "message": str(error)}
 
 
+def public_names() -> list[str]:
+    """metrics.py's own public functions and GAINS, camel-cased: what metrics.js must export, no more, no less."""
+    own = [n for n, v in vars(metrics).items() if callable(v) and getattr(v, "__module__", "") == metrics.__name__]
+    return sorted(["GAINS", *(camel(name) for name in own if not name.startswith("_"))])
+
+
 def main() -> None:
     rng = np.random.default_rng(7)
     samples = [[], [0.5], [0.1, 0.9]] + [list(rng.random(int(rng.integers(1, 9)))) for _ in range(40)]
@@ -147,7 +153,7 @@ def main() -> None:
     format_digits = [0, 1, 2, 3, 4]
     oracle = {
         "gains": list(metrics.GAINS),
-        "public": sorted(camel(name) for name in vars(metrics) if not name.startswith("_")),
+        "public": public_names(),
         "digits": list(DIGITS),
         "cases": [{"id": case["id"], "calls": answered(case_calls(case))} for case in CASES],
         "shared": answered(shared_calls()),
