@@ -2,6 +2,7 @@
 // checks the JavaScript against (metrics.py for metrics.js, pytrec_eval for the workbench's values).
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { delimiter } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -18,6 +19,9 @@ function python() {
 export function oracle(script) {
   const text = execFileSync(python(), [fileURLToPath(new URL(script, import.meta.url))], {
     cwd: ROOT,
+    // This tree's explainer, not the one an editable install points at (another worktree's, say):
+    // a script's own folder, not the working directory, heads Python's path.
+    env: { ...process.env, PYTHONPATH: [ROOT, process.env.PYTHONPATH].filter(Boolean).join(delimiter) },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     stdio: ["ignore", "pipe", "inherit"],
