@@ -64,7 +64,7 @@ def test_two_runs_compare_and_the_gate_sets_the_exit_code(tmp_path):
     code, out, err = call(paths["qrels"], paths["base"], paths["cand"], "--measure", "ndcg", "ap", "--k", "5", "10")
     assert err == ""
     assert code == 0, out
-    assert "# SHIPS on ndcg_cut_5: mean difference +" in out
+    assert "# SHIPS on ndcg_cut_5: better by more than 0.0000 (superiority, H0: difference <= +0.0000); " in out
     assert "# baseline: base.run (run base)" in out and "# candidate: cand.run.gz (run cand)" in out
     assert "ndcg_cut_10" in out and "the candidate won most on" in out
     code, out, _ = call(paths["qrels"], paths["base"], paths["cand"], "--margin", "0.9")
