@@ -114,8 +114,8 @@ class MeasureVerdict:
     test (a lower bound, ``high`` +inf, for the one-sided questions): the t-test's own for
     the t-test, the bootstrap's (``interval_method``) for the randomization test. ``p_low``
     and ``p_high`` are a Monte Carlo p-value's own interval (``p`` twice when exact or a
-    t-test). ``outcome`` is None for a two-sided report. ``mde`` is the smallest true gain
-    beyond ``shift`` the t-test finds with power ``POWER`` at alpha on these queries.
+    t-test). ``outcome`` is None for a two-sided report. ``alternative`` is the tests' side:
+    ``"greater"`` for the one-sided questions.
     """
 
     measure: str
@@ -132,7 +132,13 @@ class MeasureVerdict:
     outcome: str | None
     n: int
     sd: float
-    mde: float
+    alpha: float
+    alternative: str
+
+    @property
+    def mde(self) -> float:
+        """The smallest true gain beyond ``shift`` that the t-test at alpha finds with power ``POWER``."""
+        return sig.minimum_detectable_effect(self.n, self.sd, self.alpha, POWER, self.alternative)
 
     def p_text(self) -> str:
         """The p-value for a reader (``< 0.0001`` when no random pattern was as extreme)."""
@@ -438,7 +444,6 @@ def decide(
         outcome = "undecided"
     else:
         outcome = "ships"
-    mde = sig.minimum_detectable_effect(t.n, t.sd, alpha, POWER, alternative)
     return MeasureVerdict(
         measure=measure,
         shift=float(shift),
@@ -454,7 +459,8 @@ def decide(
         outcome=outcome,
         n=t.n,
         sd=t.sd,
-        mde=mde,
+        alpha=float(alpha),
+        alternative=alternative,
     )
 
 
