@@ -196,11 +196,12 @@ class Gate:
         for v in self.verdicts:
             if self.question == "two-sided":
                 interval = f"{level} interval [{v.low:+.4f}, {v.high:+.4f}]"
-                p = f"{test} p = {v.p_text()}"
+                p = f"{test} {_p_is(v.p_text())}"
             else:
                 above = v.low > v.shift
                 interval = f"{level} lower bound {v.low:+.4f} {'>' if above else '<='} {v.shift:+.4f}"
-                p = f"{test} p = {v.p_text()} {'<' if v.p < self.alpha else '>='} alpha {self.alpha:g}"
+                under = v.p < self.alpha
+                p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
             if v.outcome == "undecided":
                 p += (
                     f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval [{v.p_low:.4f}, {v.p_high:.4f}] "
@@ -261,12 +262,17 @@ class Comparison:
         for v in self.gate.verdicts:
             if v.mde == v.mde:
                 out.append(
-                    f"{v.measure}: with {v.n} queries and differences of standard deviation {v.sd:.4f}, a true "
-                    f"gain of {v.mde:.4f} beyond {v.shift:+.4f} is found {POWER:.0%} of the time ({side} t-test "
-                    f"at alpha {self.gate.alpha:g}). {sig.ASSUMPTIONS}"
+                    f"{v.measure}: power: with {v.n} queries and differences of standard deviation {v.sd:.4f}, "
+                    f"the {side} t-test at alpha {self.gate.alpha:g} finds a true difference of "
+                    f"{v.shift + v.mde:+.4f} {POWER:.0%} of the time (H0's {v.shift:+.4f} plus the minimum "
+                    f"detectable effect, {v.mde:.4f}). {sig.ASSUMPTIONS}"
                 )
         out.append(self.gate.reason)
         return out
+
+
+def _p_is(text: str) -> str:
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _check_test(test) -> None:
