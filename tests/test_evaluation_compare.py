@@ -216,7 +216,11 @@ def test_the_gate_measure_is_named_any_way_and_must_have_been_evaluated():
     a, b = two_systems({"q1": 1, "q2": 1})
     assert compare(a, b, measure="P@1").gate.measure == "P_1"
     assert compare(a, b, measure="P_1").gate.measure == "P_1"
-    assert compare(a, b).gate.measure == "recip_rank"  # the first measure
+    assert compare(a, b).gate.measure == "recip_rank"  # NDCG@10 was not evaluated: the first measure
+    qrels = {"q1": {"d": 1}, "q2": {"d": 1}}
+    runs = ({"q1": {"d": 1.0}, "q2": {"e": 1.0}}, {"q1": {"d": 1.0}, "q2": {"d": 1.0}})
+    both = [evaluate(qrels, run, ["rr", "ndcg@10"]) for run in runs]
+    assert compare(*both).gate.measure == "ndcg_cut_10"  # the default gate measure, wherever it is listed
     with pytest.raises(ValueError, match="was not evaluated"):
         compare(a, b, measure="ndcg@10")
     with pytest.raises(ValueError, match="test must be one of"):

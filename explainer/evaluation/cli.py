@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from explainer.evaluation.compare import TESTS, Comparison, compare
+from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
 from explainer.evaluation.measures import (
     CUT_KEYS,
@@ -38,9 +38,6 @@ from explainer.evaluation.measures import (
 
 DEFAULT_KEYS = ("precision", "recall", "rr", "ap", "ndcg")
 DEFAULT_KS = (10,)
-DEFAULT_GATE_MEASURE = "ndcg@10"
-"""The gate's measure unless --gate-measure names others: the measure BEIR chose to compare systems."""
-
 EXIT_SHIPS, EXIT_DOES_NOT_SHIP, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
 
 

@@ -46,6 +46,10 @@ QUESTIONS = ("superiority", "non-inferiority", "two-sided")
 OUTCOMES = ("ships", "does not ship", "undecided")
 """A verdict's outcomes (a two-sided report has none)."""
 
+DEFAULT_GATE_MEASURE = "ndcg@10"
+"""The gate's measure when none is named (the command line's and the page's): the measure BEIR chose to
+compare systems; when it was not evaluated, the first measure both runs were."""
+
 POWER = 0.8
 """The power of the minimum detectable effect: the chance a true gain that large is found."""
 
@@ -298,8 +302,8 @@ def compare(
     """Compare two evaluations of the same qrels query by query, and answer the gate's question.
 
     ``measure`` is the gate's measure, or a list of them (a name such as ``"ndcg_cut_10"``,
-    a written form such as ``"ndcg@10"``, or a ``Measure``; default the first measure both
-    evaluated); ``question`` one of ``QUESTIONS``; ``margin`` M >= 0 in the measure's
+    a written form such as ``"ndcg@10"``, or a ``Measure``; default ``DEFAULT_GATE_MEASURE``
+    when both evaluated it, else the first measure both evaluated); ``question`` one of ``QUESTIONS``; ``margin`` M >= 0 in the measure's
     units (superiority: ships when better by more than M; non-inferiority: ships unless
     worse by M or more); ``alpha`` the significance level of each gate measure's test;
     ``test`` which test the gate uses (``"randomization"`` or ``"t-test"``). The
@@ -472,7 +476,8 @@ def decide(
 
 def _gate_measures(measure, shared: list[Measure]) -> tuple[Measure, ...]:
     if measure is None:
-        return (shared[0],)
+        default = Measure.parse(DEFAULT_GATE_MEASURE)
+        return (default if default in shared else shared[0],)
     chosen = [measure] if isinstance(measure, (str, Measure)) else list(measure)
     if not chosen:
         raise ValueError("give at least one gate measure")
