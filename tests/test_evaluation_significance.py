@@ -148,7 +148,7 @@ def test_more_permutations_are_drawn_while_ps_interval_contains_alpha_then_undec
 
 
 def test_enough_permutations_leave_alpha_out_of_the_interval():
-    a, b = differences(7, 18, shift=0.02)
+    a, b = differences(10, 18, shift=0.05)
     d = b - a
     exact = sig.randomization_test(d, 0.0, "greater", n_permutations=2**18)
     assert exact.exact
