@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -64,13 +65,40 @@ def test_two_runs_compare_and_the_gate_sets_the_exit_code(tmp_path):
     code, out, err = call(paths["qrels"], paths["base"], paths["cand"], "--measure", "ndcg", "ap", "--k", "5", "10")
     assert err == ""
     assert code == 0, out
-    assert "# SHIPS on ndcg_cut_5: mean difference +" in out
+    # The default gate measure, NDCG@10, and the default question, superiority by 0.
+    assert "# SHIPS on ndcg_cut_10: better by more than 0.0000 (superiority, H0: difference <= +0.0000); " in out
     assert "# baseline: base.run (run base)" in out and "# candidate: cand.run.gz (run cand)" in out
-    assert "ndcg_cut_10" in out and "the candidate won most on" in out
+    assert "ndcg_cut_5" in out and "the candidate won most on" in out
     code, out, _ = call(paths["qrels"], paths["base"], paths["cand"], "--margin", "0.9")
-    assert code == 1 and "# DOES NOT SHIP on P_10" in out
+    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10: better by more than 0.9000" in out
     code, out, _ = call(paths["qrels"], paths["cand"], paths["base"], "--gate-measure", "map", "--test", "t-test")
     assert code == 1 and "DOES NOT SHIP on map" in out and "t-test p =" in out
+
+
+def test_the_gates_questions_on_the_command_line(tmp_path):
+    _, _, _, paths = files(tmp_path)
+    qrels, base, cand = paths["qrels"], paths["base"], paths["cand"]
+    # A gate measure need not be in -m: it is evaluated too.
+    code, out, _ = call(qrels, base, cand, "-m", "P@5", "--gate-measure", "rr", "map")
+    assert code == 0 and "SHIPS on recip_rank, map: " in out and "intersection-union test" in out
+    # A run against itself: not shown better, but not worse by 0.01 either.
+    code, out, _ = call(qrels, base, base, "--non-inferiority", "0.01")
+    assert code == 0 and "# SHIPS on ndcg_cut_10: not worse by 0.0100 or more (non-inferiority" in out
+    code, out, _ = call(qrels, base, base)
+    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10" in out
+    code, out, _ = call(qrels, base, cand, "--two-sided")
+    assert code == 0 and "# NO VERDICT on ndcg_cut_10: two-sided report (H0: difference = 0)" in out
+    code, _, err = call(qrels, base, cand, "--margin", "-0.01")
+    assert code == 2 and "non-inferiority" in err
+
+
+def test_the_exit_codes_of_the_outcomes():
+    # The outcomes themselves are tested in test_evaluation_compare.py (undecided included).
+    def code(outcome):
+        return cli.exit_code(cli.Report((), SimpleNamespace(gate=SimpleNamespace(outcome=outcome))))
+
+    assert [code(o) for o in ("ships", "does not ship", "undecided", None)] == [0, 1, 3, 0]
+    assert cli.exit_code(cli.Report((), None)) == 0
 
 
 @pytest.mark.parametrize(
@@ -95,8 +123,8 @@ def test_bad_options_exit_2(tmp_path):
     _, _, _, paths = files(tmp_path)
     code, _, err = call(paths["qrels"], paths["base"], "-m", "bpref")
     assert code == 2 and "unknown measure 'bpref'" in err
-    code, _, err = call(paths["qrels"], paths["base"], paths["cand"], "--gate-measure", "P@3")
-    assert code == 2 and "was not evaluated" in err
+    code, _, err = call(paths["qrels"], paths["base"], paths["cand"], "--gate-measure", "ndcg@ten")
+    assert code == 2 and "unknown measure 'ndcg@ten'" in err
     code, _, err = call(tmp_path / "absent", paths["base"])
     assert code == 2 and "absent: cannot be read" in err
 

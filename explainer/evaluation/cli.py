@@ -5,8 +5,9 @@ to 22, the qid, the value with 4 decimals; then each measure's ``all`` line), so
 can be compared with trec_eval's. Then ``#`` lines summarise what was evaluated and, with
 RUN2, compare the runs (RUN is the baseline, RUN2 the candidate) and give the gate's verdict.
 
-Exit codes: 0 when the candidate ships (or with one run), 1 when it does not, 2 on bad
-input (with the file, the line and what was expected on stderr, never a traceback).
+Exit codes: 0 when the candidate ships (or with one run, or a two-sided report), 1 when it
+does not, 2 on bad input (with the file, the line and what was expected on stderr, never a
+traceback), 3 when the randomization test cannot tell at its cap of permutations.
 
 Wiring: ``add_evaluate_command(subparsers)`` adds the command to an argparse parser and
 returns its parser, so more options (``--html FILE``, ``--serve``) can be added to it;
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from explainer.evaluation.compare import TESTS, Comparison, compare
+from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
 from explainer.evaluation.measures import (
     CUT_KEYS,
@@ -30,14 +31,14 @@ from explainer.evaluation.measures import (
     KEYS,
     NDCG_CONVENTIONS,
     Evaluation,
+    Measure,
     evaluate,
     measures_for,
 )
 
 DEFAULT_KEYS = ("precision", "recall", "rr", "ap", "ndcg")
 DEFAULT_KS = (10,)
-
-EXIT_SHIPS, EXIT_DOES_NOT_SHIP, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_SHIPS, EXIT_DOES_NOT_SHIP, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,7 +57,8 @@ def add_evaluate_command(subparsers) -> argparse.ArgumentParser:
         description=(
             "Evaluate RUN (and RUN2) against QRELS as trec_eval does, printing its -q table; with RUN2, "
             "compare the two query by query (RUN is the baseline, RUN2 the candidate) and say whether RUN2 "
-            "ships. Exit code 0: ships (or one run); 1: does not ship; 2: bad input."
+            "ships. Exit code 0: ships (or one run, or --two-sided); 1: does not ship; 2: bad input; "
+            "3: undecided (the randomization test could not tell at --max-permutations)."
         ),
     )
     add_evaluate_arguments(parser)
@@ -116,16 +118,45 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         default="error",
         help="a docid listed twice for one query: refuse it as trec_eval does (default), or keep the first or last line",
     )
-    gate = parser.add_argument_group("comparing two runs")
-    gate.add_argument("--gate-measure", metavar="M", help="the measure the gate decides on (default: the first one)")
+    gate = parser.add_argument_group(
+        "comparing two runs",
+        "The gate asks one question of each gate measure's mean difference (candidate - baseline): "
+        "superiority by --margin M (the default, M = 0: ships when the one-sided test of H0: "
+        "difference <= M rejects at --alpha and the matching lower confidence bound is above M), "
+        "--non-inferiority M (ships unless worse by M or more: H0: difference <= -M), or --two-sided "
+        "(a report, no verdict). With several gate measures it ships only when each one's test passes.",
+    )
     gate.add_argument(
+        "--gate-measure",
+        nargs="+",
+        action="extend",
+        metavar="M",
+        help=f"the measures the gate decides on, evaluated too when not in -m (default: {DEFAULT_GATE_MEASURE})",
+    )
+    question = gate.add_mutually_exclusive_group()
+    question.add_argument(
         "--margin",
         type=float,
         default=0.0,
-        help="the smallest mean improvement that ships, in the measure's units (default: %(default)s)",
+        metavar="M",
+        help="superiority: ships when the candidate is shown better by more than M, in the measure's units "
+        "(default: %(default)s)",
+    )
+    question.add_argument(
+        "--non-inferiority",
+        type=float,
+        metavar="M",
+        help="non-inferiority: ships unless the candidate is worse by M or more (a refactor, a cheaper model)",
+    )
+    question.add_argument(
+        "--two-sided", action="store_true", help="a two-sided test of no difference and its interval, no verdict"
     )
     gate.add_argument(
-        "--alpha", type=float, default=0.05, help="the p-value the improvement must be under (default: %(default)s)"
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="the significance level of each gate measure's test: the most often a candidate that is not "
+        "better ships (default: %(default)s)",
     )
     gate.add_argument(
         "--test", choices=TESTS, default="randomization", help="whose p-value the gate uses (default: %(default)s)"
@@ -136,6 +167,13 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         default=10_000,
         metavar="N",
         help="random sign flips of the randomization test (default: %(default)s)",
+    )
+    gate.add_argument(
+        "--max-permutations",
+        type=int,
+        metavar="N",
+        help="while the gate's p-value's Monte Carlo interval holds alpha, draw more flips, up to N; "
+        "still unsure at N, the verdict is undecided (default: 10 x --permutations)",
     )
     gate.add_argument(
         "--bootstrap",
@@ -167,6 +205,12 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     stream = sys.stderr if progress_stream is None else progress_stream
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
     runs = [_load(read_run, path, args.duplicates, stream) for path in (args.run_file, args.run2_file) if path]
+    gate_measures = ()
+    if len(runs) == 2:
+        gate_measures = tuple(
+            Measure.parse(m, args.ndcg_convention) for m in (args.gate_measure or [DEFAULT_GATE_MEASURE])
+        )
+        measures = (*measures, *(m for m in gate_measures if m not in measures))
     evaluations = tuple(
         evaluate(qrels, run, measures, relevance_level=args.relevance_level, complete=args.complete) for run in runs
     )
@@ -175,11 +219,12 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         comparison = compare(
             evaluations[0],
             evaluations[1],
-            measure=args.gate_measure,
-            margin=args.margin,
+            measure=gate_measures,
+            **_question(args),
             alpha=args.alpha,
             test=args.test,
             n_permutations=args.permutations,
+            max_permutations=args.max_permutations,
             n_bootstrap=args.bootstrap,
             confidence=args.confidence,
             seed=args.seed,
@@ -187,11 +232,18 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     return Report(evaluations, comparison)
 
 
+def _question(args: argparse.Namespace) -> dict:
+    if args.two_sided:
+        return {"question": "two-sided"}
+    if args.non_inferiority is not None:
+        return {"question": "non-inferiority", "margin": args.non_inferiority}
+    return {"question": "superiority", "margin": args.margin}
+
+
 def exit_code(report: Report) -> int:
-    """0 when the candidate ships or there is no candidate, 1 when it does not ship."""
-    if report.comparison is None or report.comparison.gate.ships:
-        return EXIT_SHIPS
-    return EXIT_DOES_NOT_SHIP
+    """0 when the candidate ships, or there is no candidate or no verdict; 1 when it does not ship; 3 undecided."""
+    outcome = None if report.comparison is None else report.comparison.gate.outcome
+    return {"does not ship": EXIT_DOES_NOT_SHIP, "undecided": EXIT_UNDECIDED}.get(outcome, EXIT_SHIPS)
 
 
 def write_report(report: Report, out: TextIO, worst: int = 5) -> None:
@@ -233,7 +285,7 @@ def write_table(evaluation: Evaluation, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run the command; returns its exit code (0 ships or one run, 1 does not ship, 2 bad input)."""
+    """Run the command; returns its exit code (0 ships or one run, 1 does not ship, 2 bad input, 3 undecided)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:

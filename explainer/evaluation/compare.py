@@ -2,21 +2,25 @@
 
 ``compare(baseline, candidate)`` takes two ``Evaluation``s (the same qrels and measures)
 and gives, for each measure, the per-query differences ``candidate - baseline`` (sorted,
-for a bar chart of deltas), wins, ties and losses, and three statistics, all from scipy:
+for a bar chart of deltas), wins, ties and losses, the standardized effect d_z, and, from
+``significance``, the two-sided paired t-test and randomization test (H0: no difference)
+and a bootstrap confidence interval of the mean difference.
 
-- the paired t-test (``scipy.stats.ttest_rel``), two-sided;
-- the paired randomization test (Fisher's, as Smucker, Allan and Carterette, CIKM 2007,
-  recommend for IR): under the null hypothesis each query's two scores could have come
-  from either system, so each difference keeps or flips its sign at random, two-sided,
-  with ``n_permutations`` random flips from ``seed``; when 2^n flips are no more than
-  ``n_permutations``, ``scipy.stats.permutation_test`` enumerates them all and the p-value
-  is exact. A random test's p-value is (flips at least as extreme + 1) / (n_permutations + 1),
-  scipy's formula, which never reports 0 for what it did not enumerate;
-- a bootstrap confidence interval of the mean difference (``scipy.stats.bootstrap``, BCa
-  by default, ``n_bootstrap`` resamples of queries from ``seed``).
+The gate answers one of three questions on one or more gate measures, each with a one-sided
+test where the decision is one-sided (``significance.t_test`` or ``randomization_test``):
 
-The gate ships the candidate only when its mean difference on the gate's measure is at
-least ``margin`` (and above 0) and the chosen test's p-value is below ``alpha``.
+- ``"superiority"`` by ``margin`` M: ships when the candidate is better by more than M.
+  H0: difference <= M; ships when the test rejects at ``alpha`` and the matching
+  (1 - alpha) lower confidence bound is above M.
+- ``"non-inferiority"`` within ``margin`` M: ships unless the candidate is worse by M or
+  more. H0: difference <= -M; ships when the test rejects and the lower bound is above -M.
+- ``"two-sided"``: a report with no verdict, the two-sided test of H0: difference = 0 and
+  its (1 - alpha) interval.
+
+With several gate measures the candidate ships only when each measure's own test passes at
+alpha: an intersection-union test, whose chance of shipping when any measure's H0 holds is
+at most alpha with no correction. A randomization test whose p-value's Monte Carlo interval
+still holds alpha when its permutations reach their cap leaves the verdict ``undecided``.
 
 A query evaluated for one system and not the other (a run with no result for it) counts
 0 for the system that lacks it, as trec_eval ``-c`` counts it; the comparison says how many.
@@ -24,18 +28,30 @@ A query evaluated for one system and not the other (a run with no result for it)
 
 from __future__ import annotations
 
-import warnings
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from explainer.evaluation import significance as sig
 from explainer.evaluation.measures import Evaluation, Measure
+from explainer.evaluation.significance import format_p
 
 TESTS = ("randomization", "t-test")
 """The tests the gate can use: the paired randomization test, or the paired t-test."""
 
-TIE = 1e-12
-"""Differences smaller than this count as ties (the same list gives exactly the same value)."""
+QUESTIONS = ("superiority", "non-inferiority", "two-sided")
+"""What the gate tests: better by more than the margin, not worse by the margin or more, or a report."""
+
+OUTCOMES = ("ships", "does not ship", "undecided")
+"""A verdict's outcomes (a two-sided report has none)."""
+
+DEFAULT_GATE_MEASURE = "ndcg@10"
+"""The gate's measure when none is named (the command line's and the page's): the measure BEIR chose to
+compare systems; when it was not evaluated, the first measure both runs were."""
+
+POWER = 0.8
+"""The power of the minimum detectable effect: the chance a true gain that large is found."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,8 +91,13 @@ class MeasureComparison:
     def mean_delta(self) -> float:
         return float(np.mean(self.delta)) if len(self.delta) else 0.0
 
+    @property
+    def d_z(self) -> float:
+        """The standardized paired effect: the mean difference over the differences' standard deviation."""
+        return sig.standardized_effect(self.delta)
+
     def p(self, test: str) -> float:
-        """The p-value of ``test`` (one of ``TESTS``)."""
+        """The two-sided p-value of ``test`` (one of ``TESTS``)."""
         _check_test(test)
         return self.randomization_p if test == "randomization" else self.t_p
 
@@ -90,29 +111,114 @@ class MeasureComparison:
 
 
 @dataclass(frozen=True)
-class Gate:
-    """The verdict: ``ships`` when the mean difference is >= ``margin`` (and > 0) and ``p`` < ``alpha``."""
+class MeasureVerdict:
+    """One gate measure's answer to the gate's question: its interval first, then its test.
+
+    ``low`` and ``high`` are the (1 - alpha) confidence bound or interval that matches the
+    test (a lower bound, ``high`` +inf, for the one-sided questions): the t-test's own for
+    the t-test, the bootstrap's (``interval_method``) for the randomization test. ``p_low``
+    and ``p_high`` are a Monte Carlo p-value's own interval (``p`` twice when exact or a
+    t-test). ``outcome`` is None for a two-sided report. ``alternative`` is the tests' side:
+    ``"greater"`` for the one-sided questions.
+    """
 
     measure: str
+    shift: float
+    mean: float
+    low: float
+    high: float
+    interval_method: str
+    p: float
+    p_low: float
+    p_high: float
+    n_permutations: int | None
+    exact: bool
+    outcome: str | None
+    n: int
+    sd: float
+    alpha: float
+    alternative: str
+
+    @property
+    def mde(self) -> float:
+        """The smallest true gain beyond ``shift`` that the t-test at alpha finds with power ``POWER``."""
+        return sig.minimum_detectable_effect(self.n, self.sd, self.alpha, POWER, self.alternative)
+
+    def p_text(self) -> str:
+        """The p-value for a reader (``< 0.0001`` when no random pattern was as extreme)."""
+        return format_p(self.p, None if self.exact else self.n_permutations)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The verdict: the gate's ``question``, its null hypothesis, each gate measure's test, the ``outcome``."""
+
+    question: str
     margin: float
     alpha: float
     test: str
-    delta: float
-    p: float
-    ships: bool
+    verdicts: tuple[MeasureVerdict, ...]
+    outcome: str | None
+
+    @property
+    def measure(self) -> str:
+        """The first gate measure (the page opens on it)."""
+        return self.verdicts[0].measure
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        return tuple(v.measure for v in self.verdicts)
+
+    @property
+    def ships(self) -> bool:
+        return self.outcome == "ships"
+
+    @property
+    def shift(self) -> float:
+        """The difference H0 is tested against: the margin, minus it for non-inferiority, 0 for a report."""
+        return {"superiority": self.margin, "non-inferiority": -self.margin, "two-sided": 0.0}[self.question]
+
+    @property
+    def null(self) -> str:
+        """The null hypothesis, of each gate measure's mean difference candidate - baseline."""
+        if self.question == "two-sided":
+            return "H0: difference = 0"
+        return f"H0: difference <= {self.shift:+.4f}"
 
     @property
     def reason(self) -> str:
-        """The verdict in one sentence, with the numbers it was made from."""
+        """The verdict in one line a CI job can print: outcome, question, H0, then each measure's numbers."""
+        head = {"ships": "SHIPS", "does not ship": "DOES NOT SHIP", "undecided": "UNDECIDED", None: "NO VERDICT"}
+        question = {
+            "superiority": f"better by more than {self.margin:.4f} (superiority, {self.null})",
+            "non-inferiority": f"not worse by {self.margin:.4f} or more (non-inferiority, {self.null})",
+            "two-sided": f"two-sided report ({self.null})",
+        }[self.question]
+        parts = [f"{head[self.outcome]} on {', '.join(self.measures)}: {question}"]
+        level = f"{1 - self.alpha:.0%}"
         test = "randomization test" if self.test == "randomization" else "t-test"
-        beats = self.delta >= self.margin and self.delta > 0
-        significant = self.p < self.alpha
-        first = f"mean difference {self.delta:+.4f} {'>=' if beats else '<'} margin {self.margin:.4f}"
-        if self.delta <= 0 and self.margin <= 0:
-            first = f"mean difference {self.delta:+.4f} is not above 0"
-        second = f"{test} p = {_p_text(self.p)} {'<' if significant else '>='} alpha {self.alpha:g}"
-        verdict = "SHIPS" if self.ships else "DOES NOT SHIP"
-        return f"{verdict} on {self.measure}: {first}; {second}"
+        for v in self.verdicts:
+            if self.question == "two-sided":
+                interval = f"{level} interval [{v.low:+.4f}, {v.high:+.4f}]"
+                p = f"{test} {_p_is(v.p_text())}"
+            else:
+                above = v.low > v.shift
+                interval = f"{level} lower bound {v.low:+.4f} {'>' if above else '<='} {v.shift:+.4f}"
+                under = v.p < self.alpha
+                p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
+            if v.outcome == "undecided":
+                p += (
+                    f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval [{v.p_low:.4f}, {v.p_high:.4f}] "
+                    f"still holds alpha after {v.n_permutations:,} permutations"
+                )
+            named = f"{v.measure}: " if len(self.verdicts) > 1 else ""
+            parts.append(f"{named}mean difference {v.mean:+.4f}, {interval}, {p}")
+        if len(self.verdicts) > 1 and self.question != "two-sided":
+            parts.append(
+                "each measure's own test at alpha must pass (an intersection-union test: "
+                "the false-ship rate stays at most alpha, no correction needed)"
+            )
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,27 +246,37 @@ class Comparison:
         flips = "all sign flips (exact)" if any_m.exact else f"{any_m.n_permutations:,} random sign flips"
         out.append(
             f"{len(any_m.qids)} queries paired; randomization test: {flips}, seed {any_m.seed}; "
-            f"{any_m.confidence:.0%} bootstrap CI: {any_m.bootstrap_method}, {any_m.n_bootstrap:,} resamples"
+            f"{any_m.confidence:.0%} bootstrap CI: {any_m.bootstrap_method}, {any_m.n_bootstrap:,} resamples; "
+            "p-values two-sided (H0: no difference)"
         )
         header = (
-            f"{'measure':<22} {'baseline':>8} {'candidate':>9} {'diff':>8}  {'CI of diff':>17}  "
+            f"{'measure':<22} {'baseline':>8} {'candidate':>9} {'diff':>8}  {'CI of diff':>17}  {'d_z':>6}  "
             f"{'wins':>4} {'ties':>4} {'losses':>6}  {'p (t-test)':>10} {'p (rand.)':>9}"
         )
         out += [header, "-" * len(header)]
         for m in self.measures.values():
             ci = f"[{m.ci_low:+.4f}, {m.ci_high:+.4f}]"
+            d_z = "n/a" if m.d_z != m.d_z else f"{m.d_z:+.2f}"
+            random_p = format_p(m.randomization_p, None if m.exact else m.n_permutations)
             out.append(
                 f"{m.measure:<22} {m.mean_baseline:8.4f} {m.mean_candidate:9.4f} {m.mean_delta:+8.4f}  {ci:>17}  "
-                f"{m.wins:4d} {m.ties:4d} {m.losses:6d}  {_p_text(m.t_p):>10} {_p_text(m.randomization_p):>9}"
+                f"{d_z:>6}  {m.wins:4d} {m.ties:4d} {m.losses:6d}  {format_p(m.t_p):>10} {random_p:>9}"
             )
+        side = "two-sided" if self.gate.question == "two-sided" else "one-sided"
+        for v in self.gate.verdicts:
+            if v.mde == v.mde:
+                out.append(
+                    f"{v.measure}: power: with {v.n} queries and differences of standard deviation {v.sd:.4f}, "
+                    f"the {side} t-test at alpha {self.gate.alpha:g} finds a true difference of "
+                    f"{v.shift + v.mde:+.4f} {POWER:.0%} of the time (H0's {v.shift:+.4f} plus the minimum "
+                    f"detectable effect, {v.mde:.4f}). {sig.ASSUMPTIONS}"
+                )
         out.append(self.gate.reason)
         return out
 
 
-def _p_text(p: float) -> str:
-    if p != p:
-        return "n/a"
-    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
+def _p_is(text: str) -> str:
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _check_test(test) -> None:
@@ -168,136 +284,36 @@ def _check_test(test) -> None:
         raise ValueError(f"test must be one of {', '.join(map(repr, TESTS))}, got {test!r}")
 
 
-def paired_t_test(baseline: np.ndarray, candidate: np.ndarray) -> tuple[float, float]:
-    """The two-sided paired t-test of ``candidate - baseline``: ``(t, p)`` from ``scipy.stats.ttest_rel``.
-
-    When every difference is the same (within ``TIE``) the t statistic is undefined; then p is 1 if they
-    are all 0 (nothing changed) and 0 otherwise (every query moved by the same amount).
-    Fewer than two queries: ``(nan, nan)``.
-    """
-    from scipy import stats
-
-    delta = np.asarray(candidate, dtype=float) - np.asarray(baseline, dtype=float)
-    if len(delta) < 2:
-        return float("nan"), float("nan")
-    if np.ptp(delta) <= TIE:
-        mean = float(np.mean(delta))
-        return (float("nan"), 1.0) if abs(mean) <= TIE else (float(np.sign(mean) * np.inf), 0.0)
-    result = stats.ttest_rel(candidate, baseline)
-    return float(result.statistic), float(result.pvalue)
-
-
-def randomization_test(
-    baseline: np.ndarray, candidate: np.ndarray, n_permutations: int = 10_000, seed: int = 0
-) -> tuple[float, bool]:
-    """The two-sided paired randomization test of the mean difference: ``(p, exact)``.
-
-    Each query's two scores are swapped at random (the sign of its difference flipped), as
-    ``scipy.stats.permutation_test`` with ``permutation_type="samples"`` does. When all 2^n
-    swaps fit in ``n_permutations`` scipy enumerates them and p is exact. Otherwise
-    ``n_permutations`` random flips from ``seed`` are drawn here, a batch of about a million
-    signs at a time, and p = (flips at least as extreme + 1) / (n_permutations + 1), scipy's
-    formula: scipy's vectorized call held every flip at once (800 MB for 10,000 queries, and
-    two minutes). Fewer than one query: ``(nan, True)``.
-    """
-    from scipy import stats
-
-    baseline = np.asarray(baseline, dtype=float)
-    candidate = np.asarray(candidate, dtype=float)
-    n = len(baseline)
-    if n < 1:
-        return float("nan"), True
-    delta = candidate - baseline
-    if not np.any(delta):
-        return 1.0, True  # every swap gives the same mean difference, 0
-    if 2**n <= n_permutations:
-
-        def mean_difference(x, y, axis):
-            return np.mean(x - y, axis=axis)
-
-        result = stats.permutation_test(
-            (candidate, baseline),
-            mean_difference,
-            permutation_type="samples",
-            vectorized=True,
-            n_resamples=n_permutations,
-            alternative="two-sided",
-            rng=np.random.default_rng(seed),
-        )
-        return float(result.pvalue), True
-    rng = np.random.default_rng(seed)
-    observed = abs(float(np.mean(delta)))
-    # As scipy: a flip whose mean equals the observed one up to rounding counts as extreme.
-    slack = observed * 1e-14
-    batch = max(1, (1 << 20) // n)
-    extreme = 0
-    total = float(np.sum(delta))
-    for start in range(0, n_permutations, batch):
-        rows = min(batch, n_permutations - start)
-        # One random bit per query (eight from each random byte): 1 keeps its sign, 0 flips it,
-        # so the flipped sum is 2 * (the kept queries' sum) - (the sum of all).
-        kept = np.unpackbits(np.frombuffer(rng.bytes(rows * -(-n // 8)), dtype=np.uint8)).reshape(rows, -1)[:, :n]
-        means = (2 * (kept @ delta) - total) / n
-        extreme += int(np.count_nonzero(np.abs(means) >= observed - slack))
-    return (extreme + 1) / (n_permutations + 1), False
-
-
-def bootstrap_interval(
-    delta: np.ndarray, n_bootstrap: int = 10_000, confidence: float = 0.95, seed: int = 0, method: str = "BCa"
-) -> tuple[float, float, str]:
-    """A bootstrap confidence interval of the mean of ``delta``: ``(low, high, method used)``.
-
-    ``scipy.stats.bootstrap`` resampling queries; BCa by default. When every difference is
-    the same the interval is that value; when BCa cannot be computed (too few distinct
-    values) the percentile interval is given instead, and the method says so.
-    """
-    from scipy import stats
-
-    delta = np.asarray(delta, dtype=float)
-    if len(delta) == 0:
-        return float("nan"), float("nan"), method
-    if np.ptp(delta) <= TIE:
-        return float(np.mean(delta)), float(np.mean(delta)), "constant"
-    for chosen in (method, "percentile"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = stats.bootstrap(
-                (delta,),
-                np.mean,
-                n_resamples=n_bootstrap,
-                confidence_level=confidence,
-                method=chosen,
-                rng=np.random.default_rng(seed),
-                # About a million values at a time: all at once held 800 MB for 10,000 queries.
-                batch=max(1, (1 << 20) // len(delta)),
-            )
-        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-        if low == low and high == high:
-            return low, high, chosen
-    return float("nan"), float("nan"), method  # pragma: no cover - percentile always gives numbers
-
-
 def compare(
     baseline: Evaluation,
     candidate: Evaluation,
     *,
-    measure: str | Measure | None = None,
+    measure=None,
+    question: str = "superiority",
     margin: float = 0.0,
     alpha: float = 0.05,
     test: str = "randomization",
     n_permutations: int = 10_000,
+    max_permutations: int | None = None,
     n_bootstrap: int = 10_000,
     confidence: float = 0.95,
     seed: int = 0,
 ) -> Comparison:
-    """Compare two evaluations of the same qrels query by query, and decide whether ``candidate`` ships.
+    """Compare two evaluations of the same qrels query by query, and answer the gate's question.
 
-    ``measure`` is the gate's measure (a name such as ``"ndcg_cut_10"``, a written form
-    such as ``"ndcg@10"``, or a ``Measure``; default the first measure both evaluated);
-    ``margin`` the smallest mean difference that ships; ``alpha`` the p-value it must be
-    under; ``test`` which test's p-value the gate uses (``"randomization"`` or ``"t-test"``).
+    ``measure`` is the gate's measure, or a list of them (a name such as ``"ndcg_cut_10"``,
+    a written form such as ``"ndcg@10"``, or a ``Measure``; default ``DEFAULT_GATE_MEASURE``
+    when both evaluated it, else the first measure both evaluated); ``question`` one of ``QUESTIONS``; ``margin`` M >= 0 in the measure's
+    units (superiority: ships when better by more than M; non-inferiority: ships unless
+    worse by M or more); ``alpha`` the significance level of each gate measure's test;
+    ``test`` which test the gate uses (``"randomization"`` or ``"t-test"``). The
+    randomization test draws ``n_permutations`` sign patterns, and more, up to
+    ``max_permutations`` (default 10 x), while its p-value's interval holds alpha.
+    ``confidence`` is the level of the table's two-sided bootstrap intervals.
     """
     _check_test(test)
+    if question not in QUESTIONS:
+        raise ValueError(f"question must be one of {', '.join(map(repr, QUESTIONS))}, got {question!r}")
     for name, value, low in (("n_permutations", n_permutations, 1), ("n_bootstrap", n_bootstrap, 2)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -305,10 +321,17 @@ def compare(
         raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    if not (math.isfinite(margin) and margin >= 0):
+        raise ValueError(
+            f"the margin must be a number >= 0 in the measure's units, got {margin!r} "
+            "(to ship unless the candidate is worse by M, ask the non-inferiority question with margin M)"
+        )
+    if question == "two-sided" and margin:
+        raise ValueError("a two-sided report tests a difference of 0: it takes no margin")
     shared = [m for m in baseline.measures if m in candidate.measures]
     if not shared:
         raise ValueError("the two evaluations share no measure: evaluate both with the same measures")
-    gate_measure = _gate_measure(measure, shared)
+    gate_measures = _gate_measures(measure, shared)
 
     qids = tuple(sorted(set(baseline.qids) | set(candidate.qids), key=lambda q: q.encode("utf-8", "surrogateescape")))
     only_baseline = tuple(q for q in qids if q not in set(candidate.qids))
@@ -318,9 +341,10 @@ def compare(
         a = _aligned(baseline, m.name, qids)
         b = _aligned(candidate, m.name, qids)
         delta = b - a
-        t, t_p = paired_t_test(a, b)
-        p, exact = randomization_test(a, b, n_permutations, seed)
-        low, high, method = bootstrap_interval(delta, n_bootstrap, confidence, seed)
+        t = sig.t_test(delta, 0.0, "two-sided", confidence)
+        flips = sig.randomization_test(delta, 0.0, "two-sided", n_permutations, seed)
+        low, high, method = sig.bootstrap_interval(delta, n_bootstrap, confidence, seed)
+        wins, ties, losses = sig.wins_ties_losses(delta)
         results[m.name] = MeasureComparison(
             measure=m.name,
             label=m.label,
@@ -328,14 +352,14 @@ def compare(
             baseline=a,
             candidate=b,
             delta=delta,
-            wins=int(np.sum(delta > TIE)),
-            ties=int(np.sum(np.abs(delta) <= TIE)),
-            losses=int(np.sum(delta < -TIE)),
-            t_statistic=t,
-            t_p=t_p,
-            randomization_p=p,
-            n_permutations=n_permutations,
-            exact=exact,
+            wins=wins,
+            ties=ties,
+            losses=losses,
+            t_statistic=t.t,
+            t_p=t.p,
+            randomization_p=flips.p,
+            n_permutations=flips.n_permutations,
+            exact=flips.exact,
             ci_low=low,
             ci_high=high,
             confidence=confidence,
@@ -343,17 +367,31 @@ def compare(
             bootstrap_method=method,
             seed=seed,
         )
-    chosen = results[gate_measure.name]
-    p = chosen.p(test)
-    delta = chosen.mean_delta
+    verdicts = tuple(
+        decide(
+            results[m.name].delta,
+            question,
+            margin,
+            alpha,
+            test,
+            n_permutations,
+            max_permutations,
+            n_bootstrap,
+            seed,
+            measure=m.name,
+        )
+        for m in gate_measures
+    )
+    if question == "two-sided":
+        outcome = None
+    elif any(v.outcome == "does not ship" for v in verdicts):
+        outcome = "does not ship"
+    elif any(v.outcome == "undecided" for v in verdicts):
+        outcome = "undecided"
+    else:
+        outcome = "ships"
     gate = Gate(
-        measure=gate_measure.name,
-        margin=float(margin),
-        alpha=float(alpha),
-        test=test,
-        delta=delta,
-        p=p,
-        ships=bool(delta >= margin and delta > 0 and p < alpha),
+        question=question, margin=float(margin), alpha=float(alpha), test=test, verdicts=verdicts, outcome=outcome
     )
     return Comparison(
         baseline_name=baseline.name,
@@ -365,19 +403,95 @@ def compare(
     )
 
 
-def _gate_measure(measure, shared: list[Measure]) -> Measure:
-    if measure is None:
-        return shared[0]
-    if isinstance(measure, Measure):
-        found = measure
+def decide(
+    delta,
+    question: str = "superiority",
+    margin: float = 0.0,
+    alpha: float = 0.05,
+    test: str = "t-test",
+    n_permutations: int = 10_000,
+    max_permutations: int | None = None,
+    n_bootstrap: int = 10_000,
+    seed: int = 0,
+    measure: str = "",
+) -> MeasureVerdict:
+    """One measure's answer to ``question`` from its per-query differences (``compare`` asks it of each gate measure).
+
+    The null hypothesis is ``Gate.null``'s: difference <= margin (superiority), <= -margin
+    (non-inferiority), = 0 (two-sided, no outcome). Ships when the one-sided test rejects
+    at ``alpha`` and the matching lower bound is above the shift; ``undecided`` when the
+    randomization test's p-value interval still holds alpha at its cap.
+    """
+    _check_test(test)
+    if question not in QUESTIONS:
+        raise ValueError(f"question must be one of {', '.join(map(repr, QUESTIONS))}, got {question!r}")
+    delta = np.asarray(delta, dtype=float)
+    shift = {"superiority": margin, "non-inferiority": -margin, "two-sided": 0.0}[question]
+    alternative = "two-sided" if question == "two-sided" else "greater"
+    t = sig.t_test(delta, shift, alternative, confidence=1 - alpha)
+    if test == "t-test":
+        low, high, method = t.low, t.high, "t"
+        p, p_low, p_high, drawn, exact, undecided = t.p, t.p, t.p, None, True, False
     else:
-        by_name = {m.name: m for m in shared}
-        found = by_name.get(measure) or Measure.parse(measure)
-    if found not in shared:
-        raise ValueError(
-            f"the gate's measure {found.name} was not evaluated; evaluated: {', '.join(m.name for m in shared)}"
+        flips = sig.randomization_test(
+            delta, shift, alternative, n_permutations, seed, alpha=alpha, max_permutations=max_permutations
         )
-    return found
+        low, high, method = sig.bootstrap_interval(delta, n_bootstrap, 1 - alpha, seed, alternative=alternative)
+        method = f"bootstrap {method}"
+        p, p_low, p_high, drawn, exact, undecided = (
+            flips.p,
+            flips.p_low,
+            flips.p_high,
+            flips.n_permutations,
+            flips.exact,
+            flips.undecided,
+        )
+    if question == "two-sided":
+        outcome = None
+    elif not (low > shift) or (not undecided and not p < alpha):
+        outcome = "does not ship"
+    elif undecided:
+        outcome = "undecided"
+    else:
+        outcome = "ships"
+    return MeasureVerdict(
+        measure=measure,
+        shift=float(shift),
+        mean=t.mean,
+        low=float(low),
+        high=float(high),
+        interval_method=method,
+        p=float(p),
+        p_low=float(p_low),
+        p_high=float(p_high),
+        n_permutations=drawn,
+        exact=exact,
+        outcome=outcome,
+        n=t.n,
+        sd=t.sd,
+        alpha=float(alpha),
+        alternative=alternative,
+    )
+
+
+def _gate_measures(measure, shared: list[Measure]) -> tuple[Measure, ...]:
+    if measure is None:
+        default = Measure.parse(DEFAULT_GATE_MEASURE)
+        return (default if default in shared else shared[0],)
+    chosen = [measure] if isinstance(measure, (str, Measure)) else list(measure)
+    if not chosen:
+        raise ValueError("give at least one gate measure")
+    by_name = {m.name: m for m in shared}
+    found = []
+    for one in chosen:
+        m = one if isinstance(one, Measure) else by_name.get(one) or Measure.parse(one)
+        if m not in shared:
+            raise ValueError(
+                f"the gate's measure {m.name} was not evaluated; evaluated: {', '.join(x.name for x in shared)}"
+            )
+        if m not in found:
+            found.append(m)
+    return tuple(found)
 
 
 def _aligned(evaluation: Evaluation, name: str, qids: tuple[str, ...]) -> np.ndarray:

@@ -141,6 +141,9 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
             },
             "gate": {
                 "measure": c.gate.measure,
+                "question": c.gate.question,
+                "null": c.gate.null,
+                "outcome": c.gate.outcome,
                 "margin": c.gate.margin,
                 "alpha": c.gate.alpha,
                 "test": c.gate.test,
