@@ -10,8 +10,7 @@ import pytest
 import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
-from explainer.evaluation import formats
-from explainer.evaluation.formats import InputError, read_qrels, read_run
+from explainer.evaluation.formats import InputError, blocks, collector, fast_path, read_qrels, read_run
 
 RUN = b"""q2 Q0 d9 1 1.0 first
 q2 Q0 d10 2 1.0 first
@@ -81,7 +80,7 @@ def test_lines_split_across_read_blocks(monkeypatch):
     qrels, run = collection(3)
     text = run_text(run, np.random.default_rng(0)).encode()
     whole = read_run(text).to_dict()
-    monkeypatch.setattr(formats, "CHUNK_BYTES", 37)
+    monkeypatch.setattr(blocks, "CHUNK_BYTES", 37)
     assert read_run(text).to_dict() == whole
     assert read_run(gzip.compress(text)).to_dict() == whole
     assert read_qrels(qrels_text(qrels).encode()).to_dict() == {q: d for q, d in qrels.items()}
@@ -131,7 +130,7 @@ def test_malformed_runs_name_the_file_the_line_and_what_was_expected(text, line,
 
 
 def test_line_numbers_count_across_read_blocks(monkeypatch):
-    monkeypatch.setattr(formats, "CHUNK_BYTES", 16)
+    monkeypatch.setattr(blocks, "CHUNK_BYTES", 16)
     text = b"".join(f"q Q0 d{i} {i} 1.0 t\n".encode() for i in range(50)) + b"q Q0 x 1 oops t\n"
     with pytest.raises(InputError) as caught:
         read_run(text, name="run.txt")
@@ -173,7 +172,12 @@ def test_a_docid_twice_for_one_query_is_refused_as_trec_eval_refuses_it():
 
 def test_hash_collisions_do_not_merge_different_docids(monkeypatch):
     """With every docid hashed alike, duplicates and lookups must still compare the bytes."""
-    monkeypatch.setattr(formats, "_hash_ranges", lambda buf, starts, lengths: np.zeros(len(starts), dtype=np.uint64))
+
+    def same(buf, starts, lengths):
+        return np.zeros(len(starts), dtype=np.uint64)
+
+    monkeypatch.setattr(fast_path, "hash_ranges", same)
+    monkeypatch.setattr(collector, "hash_ranges", same)
     run = read_run(b"q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
     assert run.to_dict() == {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
     with pytest.raises(InputError, match="duplicate"):
@@ -223,8 +227,8 @@ def test_the_fast_and_the_general_reader_agree():
     simple = read_run(text.encode()).to_dict()
     spaced = "# header\n" + text.replace(" Q0 ", "\t Q0  ").replace("\n", "  \r\n")
     assert read_run(spaced.encode()).to_dict() == simple
-    assert formats._read_plain(text.encode(), 6, number_col=4) is not None
-    assert formats._read_plain(spaced.encode(), 6, number_col=4) is None
+    assert fast_path.read_plain(text.encode(), 6, number_col=4) is not None
+    assert fast_path.read_plain(spaced.encode(), 6, number_col=4) is None
 
 
 PLAIN = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1.5 t\n"
@@ -257,7 +261,7 @@ def test_pyarrow_and_the_exact_reader_read_every_run_alike(case, monkeypatch):
     outcomes = []
     for exact in (False, True):
         if exact:
-            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+            monkeypatch.setattr(fast_path, "read_plain", lambda *args, **kwargs: None)
         try:
             run = read_run(text)
             outcomes.append((run.to_dict(), run.name, run.n_lines_read))
@@ -272,7 +276,7 @@ def test_pyarrow_and_the_exact_reader_read_every_grade_alike(grade, monkeypatch)
     outcomes = []
     for exact in (False, True):
         if exact:
-            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+            monkeypatch.setattr(fast_path, "read_plain", lambda *args, **kwargs: None)
         try:
             outcomes.append(read_qrels(text).to_dict())
         except InputError as error:

@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explainer import metrics
-from explainer.evaluation.formats import Qrels, Run, _mix, _small_pages, read_qrels, read_run
+from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
+from explainer.evaluation.formats.memory import small_pages as _small_pages
+from explainer.evaluation.formats.order import pair_keys as _mix
 
 KEYS = ("precision", "recall", "rr", "ap", "ndcg", "judged", "hit_rate")
 """The measures an evaluation can compute (the first five are ``explainer.measures``' keys)."""
