@@ -475,3 +475,15 @@ def test_a_ranges_hash_is_the_same_alone_among_others_and_folded_in_python(monke
         with monkeypatch.context() as patched:
             patched.setattr(fields, "_FEW", -1)  # numpy steps to the end
             assert fields.hash_ranges(buf, starts, lengths).tolist() == together.tolist()
+
+
+def test_a_file_object_that_can_neither_peek_nor_seek_is_still_recognised_as_gzip():
+    class ReadOnly:
+        def __init__(self, data):
+            self.inner = io.BytesIO(data)
+
+        def read(self, n=-1):
+            return self.inner.read(n)
+
+    text = b"q Q0 a 1 2 t\nq Q0 b 2 1 t\n"
+    assert read_run(ReadOnly(gzip.compress(text))).to_dict() == read_run(text).to_dict() == {"q": {"a": 2.0, "b": 1.0}}
