@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import sys
+import zlib
 from types import SimpleNamespace
 
 import numpy as np
@@ -180,3 +182,131 @@ def test_main_runs_the_command(tmp_path, capsys):
     _, _, _, paths = files(tmp_path)
     assert cli.main([str(paths["qrels"]), str(paths["base"]), "-m", "rr"]) == 0
     assert "recip_rank            \tall\t" in capsys.readouterr().out
+
+
+# -- every bad input: exit 2 and one line naming the file and the line (issue 27) ----------------
+
+
+class Endless(io.RawIOBase):
+    """``yes`` or ``/dev/zero`` on standard input, ended after ``limit`` bytes so that a broken reader fails, not hangs."""
+
+    def __init__(self, unit: bytes, limit: int = 256 << 20):
+        self.unit, self.left = unit, limit
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        n = min(len(buffer), self.left)
+        buffer[:n] = (self.unit * (n // len(self.unit) + 2))[:n]
+        self.left -= n
+        return n
+
+
+class Stdin:
+    def __init__(self, raw):
+        self.buffer = io.BufferedReader(raw)
+
+
+def gzip_of_zeros(n_bytes: int) -> bytes:
+    packer = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = bytes(1 << 20)
+    return b"".join([*(packer.compress(zeros) for _ in range(n_bytes >> 20)), packer.flush()])
+
+
+def one_bad_line(code: int, out: str, err: str) -> str:
+    assert code == 2 and out == "", (code, err)
+    assert err.count("\n") == 1 and err.startswith("relevance-explainer evaluate: "), err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (gzip_of_zeros(1 << 30), "bad.run, line 1: expected lines of at most 8 MB; this one is longer"),
+        (b"\xef\xbb\xbfq1 Q0 d1 1 1 t\n", "bad.run, line 1: starts with a byte-order mark"),
+        (b"", "bad.run: holds no results (it is empty, or blank and comment lines only)"),
+        (b"# only a comment\n\n", "bad.run: holds no results"),
+        (gzip.compress(gzip.compress(b"q1 Q0 d1 1 1 t\n")), "bad.run: is gzip inside gzip"),
+        (b"q1 Q0 " + b"d" * 2000 + b" 1 1 t\n", "bad.run, line 1: expected a docid of at most 1,024 bytes"),
+    ],
+    ids=["a GiB of zeros, gzipped", "byte-order mark", "empty", "comments only", "gzip in gzip", "long docid"],
+)
+def test_every_bad_run_exits_2_with_one_line(tmp_path, content, message):
+    _, _, _, paths = files(tmp_path)
+    bad = tmp_path / "bad.run"
+    bad.write_bytes(content)
+    assert message in one_bad_line(*call(paths["qrels"], bad))
+
+
+def test_a_grade_beyond_64_bits_exits_2_naming_its_line(tmp_path):
+    """On main: OverflowError, a traceback and exit 1, which a CI job reads as 'does not ship'."""
+    _, _, _, paths = files(tmp_path)
+    qrels = tmp_path / "big.qrels"
+    qrels.write_bytes(b"q1 0 d1 1\nq1 0 d2 99999999999999999999\n")
+    err = one_bad_line(*call(qrels, paths["base"]))
+    assert "big.qrels, line 2: expected an integer grade in the 4th field, found a number beyond 64 bits" in err
+
+
+def test_an_endless_input_stops_at_a_bound(tmp_path, monkeypatch):
+    _, _, _, paths = files(tmp_path)
+    err = one_bad_line(*call(paths["qrels"], "/dev/zero"))  # on main: a hang, growing without end
+    assert "zero, line 1: expected lines of at most 8 MB" in err
+    monkeypatch.setattr(sys, "stdin", Stdin(Endless(b"y\n")))
+    assert "standard input, line 1: expected 6 fields" in one_bad_line(*call(paths["qrels"], "-"))
+    from explainer.evaluation.formats import limits
+
+    monkeypatch.setattr(limits, "MEMORY_BUDGET_BYTES", 4 << 20)
+    monkeypatch.setattr(sys, "stdin", Stdin(Endless(b"q1 Q0 d1 1 1 t\n", 64 << 20)))  # yes 'q1 Q0 d1 1 1 t'
+    assert "is the input endless?" in one_bad_line(*call(paths["qrels"], "-"))
+
+
+def test_standard_input_reads_a_file_once(tmp_path, monkeypatch):
+    qrels, run, _, paths = files(tmp_path)
+    monkeypatch.setattr(sys, "stdin", Stdin(io.BytesIO(paths["base"].read_bytes())))
+    code, out, err = call(paths["qrels"], "-", "-m", "map")
+    assert code == 0 and err == ""
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    assert f"map                   \tall\t{np.mean([v['map'] for v in expected.values()]):6.4f}" in out
+    assert "standard input (-) can be read for one file only" in one_bad_line(*call("-", "-"))
+
+
+def test_memory_exhaustion_exits_2_naming_the_file(tmp_path, monkeypatch):
+    _, _, _, paths = files(tmp_path)
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "read_run", exhausted)
+    err = one_bad_line(*call(paths["qrels"], paths["base"]))
+    assert err == "relevance-explainer evaluate: base.run: does not fit in this computer's memory\n"
+    monkeypatch.undo()
+    monkeypatch.setattr(cli, "evaluate", exhausted)
+    assert "the evaluation does not fit in this computer's memory" in one_bad_line(*call(paths["qrels"], paths["base"]))
+
+
+def test_text_from_a_file_is_printed_with_its_controls_escaped(tmp_path):
+    """A qid holding 'cursor up, erase line' could turn '# DOES NOT SHIP' into another verdict on a terminal."""
+    sneaky = "q\x1b[1A\x1b[2K\u202eSHIPS\u202c"
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(f"{sneaky} 0 d1 1\n{sneaky} 0 d2 0\nq2 0 d1 1\n", encoding="utf-8")
+    base, cand = tmp_path / "base\x1b[2J.run", tmp_path / "cand.run"
+    base.write_text(f"{sneaky} Q0 d1 1 2 t\n{sneaky} Q0 d2 2 1 t\nq2 Q0 d1 1 1 tag\x1b[31m\n", encoding="utf-8")
+    cand.write_text(f"{sneaky} Q0 d2 1 2 t\n{sneaky} Q0 d1 2 1 t\nq2 Q0 d1 1 1 t\n", encoding="utf-8")
+    code, out, err = call(qrels, base, cand, "-m", "P@1", "--gate-measure", "P@1")
+    assert code == 1 and "# DOES NOT SHIP" in out and "P_1" in out
+    assert not any(c in out + err for c in "\x1b\u202e\u202c")
+    shown = "q\\x1b[1A\\x1b[2K\\u202eSHIPS\\u202c"
+    assert f"P_1                   \t{shown}\t1.0000\n" in out  # the table, trec_eval's but escaped
+    assert f"the candidate lost most on {shown} (-1.0000)" in out
+    assert "# baseline: base\\x1b[2J.run (run tag\\x1b[31m)" in out
+
+
+def test_escaped_writes_controls_bidi_and_undecodable_bytes_as_escapes():
+    from explainer.evaluation.escaping import escaped
+
+    assert escaped("d1\x00\x07\x1b\x7f\x85") == "d1\\x00\\x07\\x1b\\x7f\\x85"
+    assert escaped("a\u202eb\u2066c\u200fd\u061ce\u2028") == "a\\u202eb\\u2066c\\u200fd\\u061ce\\u2028"
+    assert escaped(b"d\xff".decode("utf-8", "surrogateescape")) == "d\\xff"  # a byte that was not UTF-8
+    assert escaped("caf\u00e9 \u65e5\u672c \\x41") == "caf\u00e9 \u65e5\u672c \\x41"  # text and backslashes stay

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
+import zlib
 
 import numpy as np
 import pytest
 import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
-from explainer.evaluation import formats
-from explainer.evaluation.formats import InputError, read_qrels, read_run
+from explainer.evaluation.formats import InputError, blocks, collector, fast_path, read_qrels, read_run
 
 RUN = b"""q2 Q0 d9 1 1.0 first
 q2 Q0 d10 2 1.0 first
@@ -81,7 +82,7 @@ def test_lines_split_across_read_blocks(monkeypatch):
     qrels, run = collection(3)
     text = run_text(run, np.random.default_rng(0)).encode()
     whole = read_run(text).to_dict()
-    monkeypatch.setattr(formats, "CHUNK_BYTES", 37)
+    monkeypatch.setattr(blocks, "CHUNK_BYTES", 37)
     assert read_run(text).to_dict() == whole
     assert read_run(gzip.compress(text)).to_dict() == whole
     assert read_qrels(qrels_text(qrels).encode()).to_dict() == {q: d for q, d in qrels.items()}
@@ -131,7 +132,7 @@ def test_malformed_runs_name_the_file_the_line_and_what_was_expected(text, line,
 
 
 def test_line_numbers_count_across_read_blocks(monkeypatch):
-    monkeypatch.setattr(formats, "CHUNK_BYTES", 16)
+    monkeypatch.setattr(blocks, "CHUNK_BYTES", 16)
     text = b"".join(f"q Q0 d{i} {i} 1.0 t\n".encode() for i in range(50)) + b"q Q0 x 1 oops t\n"
     with pytest.raises(InputError) as caught:
         read_run(text, name="run.txt")
@@ -173,7 +174,12 @@ def test_a_docid_twice_for_one_query_is_refused_as_trec_eval_refuses_it():
 
 def test_hash_collisions_do_not_merge_different_docids(monkeypatch):
     """With every docid hashed alike, duplicates and lookups must still compare the bytes."""
-    monkeypatch.setattr(formats, "_hash_ranges", lambda buf, starts, lengths: np.zeros(len(starts), dtype=np.uint64))
+
+    def same(buf, starts, lengths):
+        return np.zeros(len(starts), dtype=np.uint64)
+
+    monkeypatch.setattr(fast_path, "hash_ranges", same)
+    monkeypatch.setattr(collector, "hash_ranges", same)
     run = read_run(b"q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n")
     assert run.to_dict() == {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
     with pytest.raises(InputError, match="duplicate"):
@@ -223,8 +229,8 @@ def test_the_fast_and_the_general_reader_agree():
     simple = read_run(text.encode()).to_dict()
     spaced = "# header\n" + text.replace(" Q0 ", "\t Q0  ").replace("\n", "  \r\n")
     assert read_run(spaced.encode()).to_dict() == simple
-    assert formats._read_plain(text.encode(), 6, number_col=4) is not None
-    assert formats._read_plain(spaced.encode(), 6, number_col=4) is None
+    assert fast_path.read_plain(text.encode(), 6, number_col=4) is not None
+    assert fast_path.read_plain(spaced.encode(), 6, number_col=4) is None
 
 
 PLAIN = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1.5 t\n"
@@ -257,7 +263,7 @@ def test_pyarrow_and_the_exact_reader_read_every_run_alike(case, monkeypatch):
     outcomes = []
     for exact in (False, True):
         if exact:
-            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+            monkeypatch.setattr(fast_path, "read_plain", lambda *args, **kwargs: None)
         try:
             run = read_run(text)
             outcomes.append((run.to_dict(), run.name, run.n_lines_read))
@@ -272,9 +278,212 @@ def test_pyarrow_and_the_exact_reader_read_every_grade_alike(grade, monkeypatch)
     outcomes = []
     for exact in (False, True):
         if exact:
-            monkeypatch.setattr(formats, "_read_plain", lambda *args, **kwargs: None)
+            monkeypatch.setattr(fast_path, "read_plain", lambda *args, **kwargs: None)
         try:
             outcomes.append(read_qrels(text).to_dict())
         except InputError as error:
             outcomes.append(str(error))
     assert outcomes[0] == outcomes[1]
+
+
+# -- what the readers refuse, and what they cost (issue 27) ------------------------------------
+
+GOOD_LINE = b"q Q0 d 1 1.0 t\n"
+
+
+class Endless(io.RawIOBase):
+    """A stream that repeats ``unit`` (as ``/dev/zero`` or ``yes`` does), up to ``limit`` bytes so that a
+    broken reader ends the test with a wrong answer rather than hanging it."""
+
+    def __init__(self, unit: bytes, limit: int = 256 << 20):
+        self.unit, self.left = unit, limit
+        self.name = "endless"
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        n = min(len(buffer), self.left)
+        reps = -(-n // len(self.unit)) + 1
+        buffer[:n] = (self.unit * reps)[:n]
+        self.left -= n
+        return n
+
+
+def gzip_of_zeros(n_bytes: int) -> bytes:
+    """A gzip file of ``n_bytes`` zero bytes, made a MiB at a time (a GiB of zeros packs to about a MiB)."""
+    packer = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = bytes(1 << 20)
+    parts = [packer.compress(zeros) for _ in range(n_bytes >> 20)]
+    return b"".join([*parts, packer.flush()])
+
+
+def test_a_docids_hash_is_its_own_whatever_the_longest_docid_in_its_block():
+    """On main the hash folded in as many words as the block's longest docid had: 'd1' of the qrels
+    and 'd1' of a run that also held a 21-byte docid hashed apart, and P@1 came out 0."""
+    long_id = "a-docid-of-21-bytes.."
+    qrels, run = {"q": {"d1": 1}}, {"q": {"d1": 2.0, long_id: 1.0}}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"P.1", "recip_rank"}).evaluate(run)["q"]
+    assert expected == {"P_1": 1.0, "recip_rank": 1.0}
+    from explainer.evaluation import evaluate
+
+    for text in (f"q Q0 d1 1 2 t\nq Q0 {long_id} 2 1 t\n", f"q\tQ0 d1 1 2 t\nq Q0 {long_id} 2 1 t\n"):
+        result = evaluate(read_qrels(b"q 0 d1 1\n"), read_run(text.encode()), ["P@1", "rr"])
+        assert result.means == {"P_1": 1.0, "recip_rank": 1.0}, text
+
+
+@pytest.mark.parametrize("path", ["fast", "exact"])
+def test_one_long_field_costs_its_own_length_not_every_lines(path, monkeypatch):
+    """3,000 lines and one 60 kB docid (the id cap raised for it): on main each block laid every docid
+    out as wide as the longest (3,000 x 60 kB = 180 MB, twice); now the bytes themselves (under 8 MB)."""
+    import tracemalloc
+
+    from explainer.evaluation.formats import limits
+
+    monkeypatch.setattr(limits, "MAX_ID_BYTES", 1 << 20)
+    lines = [f"q{i % 30} Q0 d{i} {i} {i % 5}.5 t\n".encode() for i in range(3000)]
+    long_id = b"x" * 60_000
+    lines[1500] = b"q7 Q0 " + long_id + b" 1 0.5 t\n"  # tied with many at 0.5: the tie-break sees it too
+    lines[1501] = b"q7 Q0 " + long_id[:-1] + b"y 1 0.5 t\n"  # sharing all but its last byte
+    text = b"".join(lines)
+    if path == "exact":
+        text = text.replace(b" Q0 ", b"\tQ0 ")
+    tracemalloc.start()
+    run = read_run(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 8e6, f"{peak / 1e6:.0f} MB"
+    ties = [d for d, s in run.to_dict()["q7"].items() if s == 0.5]
+    assert ties == sorted(ties, key=lambda d: d.encode(), reverse=True)  # trec_eval: the greater docid first
+    assert ties.index(long_id[:-1].decode() + "y") == ties.index(long_id.decode()) - 1
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        (b"q" * 1025 + b" Q0 d 1 1 t\n", "qid"),
+        (b"q Q0 " + b"d" * 1025 + b" 1 1 t\n", "docid"),
+        (b"q Q0 d 1 1 " + b"t" * 1025 + b"\n", "run tag"),
+    ],
+)
+@pytest.mark.parametrize("spacing", [b" ", b"\t"])  # the fast reader and the exact one
+def test_an_id_over_1_kib_is_refused_with_its_line(line, what, spacing):
+    text = b"".join(b"q Q0 a%d 1 1 t\n" % i for i in range(3)) + line.replace(b" Q0", spacing + b"Q0")
+    with pytest.raises(InputError) as caught:
+        read_run(text, name="long.run")
+    assert caught.value.line == 4
+    assert str(caught.value) == f"long.run, line 4: expected a {what} of at most 1,024 bytes, found a longer one"
+    assert read_run(text.replace(line.replace(b" Q0", spacing + b"Q0"), b"q Q0 b 1 1 t\n")).n_lines_read == 4
+
+
+def test_an_id_of_1_kib_is_read():
+    docid = "d" * 1024
+    assert read_run(f"q Q0 {docid} 1 1 t\n".encode()).to_dict() == {"q": {docid: 1.0}}
+    with pytest.raises(InputError, match="at most 1,024 bytes"):
+        read_qrels(f"q 0 {docid}x 1\n".encode())
+
+
+def test_an_input_without_newlines_stops_at_8_mib():
+    """/dev/zero, or a gzip of a GiB of zeros: one endless line. On main it grew without end."""
+    with pytest.raises(InputError) as caught:
+        read_run(io.BufferedReader(Endless(b"\0")))
+    assert caught.value.line == 1 and "expected lines of at most 8 MB" in str(caught.value)
+    with pytest.raises(InputError) as caught:
+        read_run(gzip_of_zeros(1 << 30), name="zeros.gz")
+    assert str(caught.value) == "zeros.gz, line 1: expected lines of at most 8 MB; this one is longer"
+
+
+def test_an_endless_input_of_good_lines_stops_at_the_memory_budget(monkeypatch):
+    from explainer.evaluation.formats import limits
+
+    monkeypatch.setattr(limits, "MEMORY_BUDGET_BYTES", 4 << 20)  # half of a small computer's memory
+    with pytest.raises(InputError) as caught:
+        read_run(io.BufferedReader(Endless(GOOD_LINE, 64 << 20)), name="yes")
+    assert "is the input endless?" in str(caught.value)
+    # the block that would pass the budget is named by its first line (blocks of 8 MiB: line 1 or the next block's)
+    assert (caught.value.line - 1) % ((8 << 20) // len(GOOD_LINE)) in (0, 1)
+
+
+def test_a_grade_beyond_64_bits_is_a_malformed_line():
+    """On main: an OverflowError and a traceback (exit 1, which a CI job reads as 'does not ship')."""
+    for text in (b"q 0 a 1\nq 0 b 99999999999999999999\n", b"q\t0 a 1\nq 0 b -99999999999999999999\n"):
+        with pytest.raises(InputError) as caught:
+            read_qrels(text, name="qrels.txt")
+        assert caught.value.line == 2 and "integer grade in the 4th field" in str(caught.value)
+    assert read_qrels(b"q 0 a 9223372036854775807\n").to_dict() == {"q": {"a": 2**63 - 1}}
+
+
+def test_a_byte_order_mark_is_refused_on_line_1():
+    """trec_eval reads it as part of the first qid, which then matches no judgment: a silent zero."""
+    for text in (b"\xef\xbb\xbfq Q0 a 1 1 t\n", gzip.compress(b"\xef\xbb\xbfq Q0 a 1 1 t\n")):
+        with pytest.raises(InputError) as caught:
+            read_run(text, name="bom.run")
+        assert (
+            str(caught.value)
+            == "bom.run, line 1: starts with a byte-order mark, which trec_eval reads as part of the qid"
+        )
+
+
+def test_every_gzip_member_is_read_and_a_second_layer_is_refused(tmp_path):
+    first, second = b"q Q0 a 1 2 t\n", b"q Q0 b 2 1 t\n"
+    both = tmp_path / "both.run.gz"
+    both.write_bytes(gzip.compress(first) + gzip.compress(second))  # cat a.gz b.gz > both.gz
+    assert read_run(both).to_dict() == {"q": {"a": 2.0, "b": 1.0}}
+    assert read_run(gzip.compress(first) + b"\0" * 10).to_dict() == {"q": {"a": 2.0}}  # zero padding, as gunzip
+    cases = {
+        gzip.compress(gzip.compress(first)): "is gzip inside gzip; only one layer is unpacked",
+        gzip.compress(first)[:-4]: "is not a readable gzip file (it ends before its gzip data does)",
+        gzip.compress(first) + b"junk": "holds bytes after its gzip data that are not gzip",
+        b"\x1f\x8b" + b"\0" * 30: "is not a readable gzip file",
+    }
+    for data, message in cases.items():
+        with pytest.raises(InputError, match=re.escape(f"x.gz: {message}")):
+            read_run(data, name="x.gz")
+
+
+def test_the_page_caps_count_queries_and_results_per_query_and_name_the_line():
+    from explainer.evaluation.formats import Caps
+
+    caps = Caps(queries=3, per_query=4)
+    ok = b"".join(b"q%d Q0 d%d 1 1 t\n" % (q, d) for q in range(3) for d in range(4))
+    assert read_run(ok, caps=caps).n_lines_read == 12
+    with pytest.raises(InputError) as caught:
+        read_run(ok + b"q9 Q0 d 1 1 t\n", caps=caps, name="r")
+    assert str(caught.value) == "r, line 13: expected at most 3 queries in a file (the page's limit)"
+    qrels = ok.replace(b" Q0 ", b" 0 ").replace(b" 1 1 t", b" 1")
+    with pytest.raises(InputError) as caught:  # q1's 5th judgment comes last, on line 13
+        read_qrels(qrels + b"q1 0 z 1\n", caps=caps)
+    assert caught.value.line == 13 and "at most 4 judgments for one query" in str(caught.value)
+    with pytest.raises(InputError) as caught:  # q0's 5th judgment, line 5, comes before q1's, line 14
+        read_qrels(b"q0 0 a 1\n" + qrels + b"q1 0 z 1\n", caps=caps)
+    assert caught.value.line == 5
+    assert read_run(ok * 1 + b"q1 Q0 z 1 1 t\n").n_lines_read == 13  # no caps: the command line's
+
+
+def test_a_ranges_hash_is_the_same_alone_among_others_and_folded_in_python(monkeypatch):
+    """qrels and runs are matched by these hashes: a docid must hash alike whatever surrounds it."""
+    from explainer.evaluation.formats import fields
+
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        lengths = rng.integers(0, 90, int(rng.integers(1, 40)))
+        buf = rng.integers(0, 256, int(lengths.sum()) + 3).astype(np.uint8)
+        starts = np.cumsum(lengths) - lengths
+        together = fields.hash_ranges(buf, starts, lengths)
+        alone = [fields.hash_ranges(buf, starts[i : i + 1], lengths[i : i + 1])[0] for i in range(len(starts))]
+        assert together.tolist() == [int(h) for h in alone]
+        with monkeypatch.context() as patched:
+            patched.setattr(fields, "_FEW", -1)  # numpy steps to the end
+            assert fields.hash_ranges(buf, starts, lengths).tolist() == together.tolist()
+
+
+def test_a_file_object_that_can_neither_peek_nor_seek_is_still_recognised_as_gzip():
+    class ReadOnly:
+        def __init__(self, data):
+            self.inner = io.BytesIO(data)
+
+        def read(self, n=-1):
+            return self.inner.read(n)
+
+    text = b"q Q0 a 1 2 t\nq Q0 b 2 1 t\n"
+    assert read_run(ReadOnly(gzip.compress(text))).to_dict() == read_run(text).to_dict() == {"q": {"a": 2.0, "b": 1.0}}

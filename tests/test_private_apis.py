@@ -175,16 +175,16 @@ def test_a_components_data_model_carries_its_state():
 
 
 def test_numpy_has_the_switch_for_huge_pages_the_reader_turns_off():
-    """formats._small_pages turns numpy's huge pages off while a file is read (seconds of kernel time on 2 MB pages)."""
+    """formats.memory.small_pages turns numpy's huge pages off while a file is read (seconds of kernel time on 2 MB pages)."""
     import numpy as np
 
     switch = getattr(getattr(np, "_core", None), "multiarray", None)
     switch = getattr(switch, "_set_madvise_hugepage", None)
     if switch is None:  # numpy is not pinned, and the reader works on without it, only slower
-        pytest.skip("numpy has no _set_madvise_hugepage: evaluation/formats.py _small_pages does nothing")
+        pytest.skip("numpy has no _set_madvise_hugepage: evaluation/formats/memory.py small_pages does nothing")
     previous = switch(False)
-    assert isinstance(previous, bool), relied_on("evaluation/formats.py _small_pages")
-    assert switch(previous) is False, relied_on("evaluation/formats.py _small_pages")
+    assert isinstance(previous, bool), relied_on("evaluation/formats/memory.py small_pages")
+    assert switch(previous) is False, relied_on("evaluation/formats/memory.py small_pages")
 
 
 def test_bokehs_application_has_what_a_served_light_pages_token_is_made_of():

@@ -141,3 +141,42 @@ def test_the_workbench_displays_in_a_notebook_as_a_live_panel_output(notebook):
     assert '"name":"WorkbenchView"' in data["text/html"]
     printed = "".join(output.get("text", "") for output in notebook.cells[2].outputs)
     assert printed.split() == ["g007", "100"]
+
+
+def test_html_refuses_a_docid_that_is_not_utf8_with_its_file_and_line_and_writes_nothing(tmp_path):
+    """On main: a UnicodeEncodeError and a traceback (exit 1)."""
+    qrels, odd = tmp_path / "qrels.txt", tmp_path / "odd.run"
+    qrels.write_bytes(b"q1 0 d1 1\nq1 0 d2 0\n")
+    odd.write_bytes(b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq1 Q0 d\xff3 3 0.5 t\n")
+    target = tmp_path / "page.html"
+    code, out, err = run([str(qrels), str(odd), "--html", str(target)])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err == (
+        "relevance-explainer evaluate: odd.run, line 3: expected ids in UTF-8 for the workbench page "
+        "(the table above takes any bytes, as trec_eval does)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["odd.run", "qrels.txt"]
+    code, out, _ = run([str(qrels), str(odd)])  # without the page: trec_eval's table takes any bytes
+    assert code == 0 and "P_10" in out
+
+
+def test_html_naming_a_folder_exits_2_before_evaluating(tmp_path):
+    code, out, err = run([*GOLDEN, "--html", str(tmp_path)])
+    assert code == 2 and out == ""
+    assert err == f"relevance-explainer evaluate: --html {tmp_path}: is a folder; name the file to write\n"
+
+
+def test_the_page_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A temporary file beside the target, renamed: a failure leaves the old page and no stray file."""
+    target = tmp_path / "page.html"
+    target.write_text("the old page")
+    workbench_cli.write_whole(target, b"the new page")
+    assert target.read_text() == "the new page" and [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+    def full_disk(source, destination):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(workbench_cli.os, "replace", full_disk)
+    code, _, err = run([*GOLDEN, "--html", str(target)])
+    assert code == 2 and err.count("\n") == 1 and "No space left on device" in err
+    assert target.read_text() == "the new page" and [p.name for p in tmp_path.iterdir()] == ["page.html"]

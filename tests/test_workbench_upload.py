@@ -27,6 +27,7 @@ from explainer.workbench.upload import (
     UploadError,
     problems,
     read_judgments_or_run,
+    read_texts,
     unpacked,
 )
 
@@ -206,3 +207,51 @@ def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_pag
         first.close()
         second.close()
         thread.stop()
+
+
+def test_the_page_unpacks_gzip_as_the_command_line_does():
+    """Every member read (on main the page cut after the first, the command line read both), a second layer refused."""
+    first, second = b"q Q0 a 1 2 t\n", b"q Q0 b 2 1 t\n"
+    assert unpacked("both.gz", gzip.compress(first) + gzip.compress(second)) == first + second
+    with pytest.raises(UploadError) as caught:
+        unpacked("twice.gz", gzip.compress(gzip.compress(first)))
+    assert caught.value.lines == [
+        "twice.gz: is gzip inside gzip; only one layer is unpacked: gunzip it once, then read the result"
+    ]
+    from explainer.evaluation import read_run
+
+    for data in (gzip.compress(first) + gzip.compress(second), gzip.compress(gzip.compress(first))):
+        try:
+            page = read_judgments_or_run("f.gz", data, "baseline").to_dict()
+        except UploadError as error:
+            page = error.lines
+        try:
+            command_line = read_run(data, name="f.gz").to_dict()
+        except ValueError as error:
+            command_line = [str(error)]
+        assert page == command_line
+
+
+def test_the_page_caps_queries_and_results_per_query_naming_the_line():
+    from explainer.workbench.upload import MAX_PER_QUERY, MAX_QUERIES
+
+    many = b"".join(b"q%d Q0 d 1 1 t\n" % q for q in range(MAX_QUERIES + 1))
+    with pytest.raises(UploadError) as caught:
+        read_judgments_or_run("many.run", many, "baseline")
+    expected = (
+        f"many.run, line {MAX_QUERIES + 1}: expected at most {MAX_QUERIES:,} queries in a file (the page's limit)"
+    )
+    assert caught.value.lines == [expected]
+    deep = b"".join(b"q Q0 d%d 1 1 t\n" % d for d in range(MAX_PER_QUERY + 1))
+    with pytest.raises(UploadError) as caught:
+        read_judgments_or_run("deep.run", deep, "baseline")
+    assert caught.value.lines[0].startswith(
+        f"deep.run, line {MAX_PER_QUERY + 1}: expected at most {MAX_PER_QUERY:,} results"
+    )
+    assert len(read_judgments_or_run("ok.run", deep[: deep.rindex(b"q Q0")], "baseline")) == MAX_PER_QUERY
+
+
+def test_an_id_longer_than_the_cap_is_refused_in_topics_too():
+    with pytest.raises(UploadError) as caught:
+        read_texts("topics.tsv", b"q1\tfine\n" + b"q" * 1025 + b"\ttoo long an id\n")
+    assert caught.value.lines == ["topics.tsv, line 2: expected an id of at most 1,024 bytes"]

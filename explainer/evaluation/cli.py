@@ -6,8 +6,12 @@ can be compared with trec_eval's. Then ``#`` lines summarise what was evaluated 
 RUN2, compare the runs (RUN is the baseline, RUN2 the candidate) and give the gate's verdict.
 
 Exit codes: 0 when the candidate ships (or with one run, or a two-sided report), 1 when it
-does not, 2 on bad input (with the file, the line and what was expected on stderr, never a
-traceback), 3 when the randomization test cannot tell at its cap of permutations.
+does not, 2 on bad input (one line on stderr with the file, the line and what was expected,
+never a traceback): a malformed or empty file, one that cannot be read, one too large for
+memory; 3 when the randomization test cannot tell at its cap of permutations. ``-`` reads a
+file from standard input. Everything printed that came from a file (qids, run tags, names)
+has its control and bidi characters escaped (``escaping.escaped``), so that a qid cannot
+rewrite the verdict on the terminal.
 
 Wiring: ``add_evaluate_command(subparsers)`` adds the command to an argparse parser and
 returns its parser, so more options (``--html FILE``, ``--serve``) can be added to it;
@@ -18,13 +22,16 @@ and ``exit_code(report)`` for the verdict.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import dataclass
 from typing import TextIO
 
 from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
+from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
+from explainer.evaluation.formats.blocks import STDIN
 from explainer.evaluation.measures import (
     CUT_KEYS,
     DEFAULT_CONVENTION,
@@ -68,8 +75,12 @@ def add_evaluate_command(subparsers) -> argparse.ArgumentParser:
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """The evaluate command's arguments, on any parser."""
-    parser.add_argument("qrels", metavar="QRELS", help="judgments: qid iter docid grade (plain or gzipped)")
-    parser.add_argument("run_file", metavar="RUN", help="a run: qid Q0 docid rank score tag (plain or gzipped)")
+    parser.add_argument(
+        "qrels", metavar="QRELS", help="judgments: qid iter docid grade (plain or gzipped; - for standard input)"
+    )
+    parser.add_argument(
+        "run_file", metavar="RUN", help="a run: qid Q0 docid rank score tag (plain or gzipped; - for standard input)"
+    )
     parser.add_argument("run2_file", metavar="RUN2", nargs="?", help="a second run, the candidate, to compare")
     parser.add_argument(
         "--measure",
@@ -203,6 +214,8 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     ks = args.k or list(DEFAULT_KS)
     measures = measures_for(keys, ks, args.ndcg_convention)
     stream = sys.stderr if progress_stream is None else progress_stream
+    if [args.qrels, args.run_file, args.run2_file].count(STDIN) > 1:
+        raise ValueError("standard input (-) can be read for one file only")
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
     runs = [_load(read_run, path, args.duplicates, stream) for path in (args.run_file, args.run2_file) if path]
     gate_measures = ()
@@ -251,15 +264,15 @@ def write_report(report: Report, out: TextIO, worst: int = 5) -> None:
     for i, evaluation in enumerate(report.evaluations):
         if len(report.evaluations) > 1:
             role = "baseline" if i == 0 else "candidate"
-            out.write(f"# {role}: {evaluation.run.source} (run {evaluation.name})\n")
+            out.write(f"# {role}: {escaped(evaluation.run.source)} (run {escaped(evaluation.name)})\n")
         write_table(evaluation, out)
         for line in evaluation.summary.lines():
-            out.write(f"# {line}\n")
+            out.write(f"# {escaped(line)}\n")
         out.write("\n")
     if report.comparison is not None:
         c = report.comparison
-        for line in c.lines():
-            out.write(f"# {line}\n")
+        for line in c.lines():  # they name the runs, and some queries
+            out.write(f"# {escaped(line)}\n")
         gate = c.measures[c.gate.measure]
         if worst > 0:
             ordered = gate.sorted_deltas()
@@ -267,16 +280,19 @@ def write_report(report: Report, out: TextIO, worst: int = 5) -> None:
             wins = [(q, d) for q, d in reversed(ordered) if d > 0][:worst]
             for title, rows in (("lost most", losses), ("won most", wins)):
                 if rows:
-                    listed = ", ".join(f"{q} ({d:+.4f})" for q, d in rows)
+                    listed = ", ".join(f"{escaped(q)} ({d:+.4f})" for q, d in rows)
                     out.write(f"# {gate.measure}: the candidate {title} on {listed}\n")
 
 
 def write_table(evaluation: Evaluation, out: TextIO) -> None:
-    """trec_eval's -q table: every query's value of every measure, then the ``all`` lines."""
+    """trec_eval's -q table: every query's value of every measure, then the ``all`` lines.
+
+    A qid with a control or bidi character is printed escaped (trec_eval prints it as it is).
+    """
     names = [m.name for m in evaluation.measures]
     columns = [evaluation.values[name].tolist() for name in names]
     lines = []
-    for i, qid in enumerate(evaluation.qids):
+    for i, qid in enumerate(map(escaped, evaluation.qids)):
         for name, column in zip(names, columns, strict=True):
             lines.append(f"{name:<22}\t{qid}\t{column[i]:6.4f}\n")
     for name in names:
@@ -290,14 +306,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = sys.stderr if err is None else err
     try:
         report = report_from_args(args, err)
-    except InputError as error:
-        err.write(f"relevance-explainer evaluate: {error}\n")
-        return EXIT_BAD_INPUT
-    except ValueError as error:
-        err.write(f"relevance-explainer evaluate: {error}\n")
-        return EXIT_BAD_INPUT
+    except (InputError, ValueError) as error:
+        return bad_input(error, err)
+    except MemoryError:
+        return bad_input(ValueError("the evaluation does not fit in this computer's memory"), err)
     write_report(report, out, args.worst)
     return exit_code(report)
+
+
+def bad_input(error: Exception, err: TextIO) -> int:
+    """Say what was wrong in one line on ``err`` (escaped: it may quote a file's name); returns exit code 2."""
+    text = "; ".join(str(error).split("\n"))  # a file's every bad line, on one line
+    err.write(f"relevance-explainer evaluate: {escaped(text)}\n")
+    return EXIT_BAD_INPUT
 
 
 def _run_and_exit(args: argparse.Namespace) -> None:
@@ -305,11 +326,19 @@ def _run_and_exit(args: argparse.Namespace) -> None:
 
 
 def _load(reader, path: str, duplicates: str, stream: TextIO) -> Qrels | Run:
+    """A file read, or ``InputError``: also when it holds no lines, or does not fit in memory."""
     bar = _ProgressBar(path, stream)
+    label = "standard input" if path == STDIN else os.path.basename(path)
     try:
-        return reader(path, duplicates=duplicates, progress=bar.update)
+        lines = reader(path, duplicates=duplicates, progress=bar.update)
+    except MemoryError:
+        raise InputError(label, None, "does not fit in this computer's memory") from None
     finally:
         bar.close()
+    if not len(lines):
+        what = "judgments" if reader is read_qrels else "results"
+        raise InputError(lines.source, None, f"holds no {what} (it is empty, or blank and comment lines only)")
+    return lines
 
 
 class _ProgressBar:
@@ -318,9 +347,7 @@ class _ProgressBar:
     DELAY = 1.0
 
     def __init__(self, path: str, stream: TextIO):
-        import os
-
-        self.label = os.path.basename(path)
+        self.label = escaped(os.path.basename(path))
         self.stream = stream
         self.enabled = hasattr(stream, "isatty") and stream.isatty()
         self.started = time.monotonic()

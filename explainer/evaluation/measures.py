@@ -43,7 +43,9 @@ from explainer.catalog import measures as catalog
 from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
 from explainer.catalog.conventions import DEFAULT_CONVENTION
 from explainer.evaluation import kernels
-from explainer.evaluation.formats import Qrels, Run, _mix, _small_pages, read_qrels, read_run
+from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
+from explainer.evaluation.formats.memory import small_pages as _small_pages
+from explainer.evaluation.formats.order import pair_keys as _mix
 
 KEYS = tuple(catalog.BY_KEY)
 """The measures an evaluation can compute, the catalog's keys (``explainer.catalog.measures``)."""

@@ -4,12 +4,20 @@ The evaluate command prints trec_eval's table and the comparison as before (and 
 codes); ``--html FILE`` then writes the whole workbench for those files as one self-contained
 page that works offline (for internal documentation), and ``--serve`` serves it at /evaluate
 and opens it. ``--topics`` and ``--documents`` add the queries' texts and the documents' titles.
+
+Bad input exits 2 with one line, as the evaluate command does, before anything is printed or
+written: also an id that is not UTF-8 (a page shows ids as text) and an ``--html`` path that
+is a directory. The page is written to a temporary file beside the target and renamed, so
+that no empty or half-written page is left behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from explainer.serve_options import add_serving_options
@@ -41,16 +49,20 @@ def run_and_exit(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace, out=None, err=None) -> int:
     """The evaluate command, then the workbench as asked; returns the exit code (2 on bad input)."""
     from explainer.evaluation import cli as evaluation_cli
-    from explainer.evaluation.formats import InputError
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
+        if args.html is not None and args.html.is_dir():
+            raise ValueError(f"--html {args.html}: is a folder; name the file to write")
         report = evaluation_cli.report_from_args(args, err)
         texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
-    except (InputError, ValueError) as error:
-        err.write(f"relevance-explainer evaluate: {error}\n")
-        return evaluation_cli.EXIT_BAD_INPUT
+        if args.html or args.serve:
+            _check_text_ids(args, report)
+    except (ValueError, MemoryError) as error:  # InputError is a ValueError
+        if isinstance(error, MemoryError):
+            error = ValueError("the evaluation does not fit in this computer's memory")
+        return evaluation_cli.bad_input(error, err)
     evaluation_cli.write_report(report, out, args.worst)
     code = evaluation_cli.exit_code(report)
     if not (args.html or args.serve):
@@ -64,7 +76,10 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
                 f"most {MAX_HTML_RESULTS:,} (it carries every query's lists); serve them with --serve instead\n"
             )
             return evaluation_cli.EXIT_BAD_INPUT
-        path = write_html(workbench_of(preload=True, uploads=False), args.html)
+        try:
+            path = write_html(workbench_of(preload=True, uploads=False), args.html)
+        except OSError as error:
+            return evaluation_cli.bad_input(ValueError(f"--html {args.html}: cannot be written ({error})"), err)
         err.write(f"Wrote {path} ({path.stat().st_size / 1e6:.1f} MB)\n")
     if args.serve:
         serve(args, workbench_of)
@@ -84,6 +99,42 @@ def _texts(path: str | None, what: str) -> dict[str, str]:
         return read_texts(Path(path).name, raw)
     except UploadError as error:
         raise ValueError("\n".join(error.lines)) from None
+
+
+def _check_text_ids(args, report) -> None:
+    """``InputError`` naming the file and line of the first qid or docid that is not UTF-8.
+
+    trec_eval's table takes any bytes, and so does the evaluation; a page shows ids as text.
+    The line is found by reading the file again (standard input cannot be: its line is not named).
+    """
+    from explainer.evaluation.formats import InputError
+
+    runs = zip((args.run_file, args.run2_file), report.evaluations, strict=False)
+    files = [(args.qrels, report.evaluations[0].qrels), *((path, evaluation.run) for path, evaluation in runs)]
+    for path, lines in files:
+        try:
+            bytes(lines.blob).decode("utf-8")
+            "".join(lines.qids).encode("utf-8")
+        except UnicodeError:
+            raise InputError(
+                lines.source,
+                _first_line_not_utf8(path),
+                "expected ids in UTF-8 for the workbench page (the table above takes any bytes, as trec_eval does)",
+            ) from None
+
+
+def _first_line_not_utf8(path: str) -> int | None:
+    from explainer.evaluation.formats.blocks import STDIN, open_source
+
+    if path == STDIN:
+        return None
+    _, chunks, _ = open_source(path, None, "file", None)
+    for block, first_line in chunks:
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return first_line + block.count(b"\n", 0, error.start)
+    return None
 
 
 def _workbench_maker(args, report, topics: dict, documents: dict):
@@ -112,9 +163,30 @@ def write_html(workbench, path: Path) -> Path:
     """The workbench as one self-contained page (``export.workbench_page``) written to ``path``."""
     from explainer.export import workbench_page
 
+    page = workbench_page(workbench).encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(workbench_page(workbench), encoding="utf-8")
+    write_whole(path, page)
     return path
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it: ``path`` is whole or untouched."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def serve(args, workbench_of) -> None:

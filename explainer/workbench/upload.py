@@ -14,10 +14,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import zlib
 from dataclasses import dataclass, field
 
-from explainer.evaluation.formats import InputError, Qrels, Run, read_qrels, read_run
+from explainer.evaluation.formats import Caps, InputError, Qrels, Run, read_qrels, read_run
+from explainer.evaluation.formats.compressed import gunzip
+from explainer.evaluation.formats.limits import MAX_ID_BYTES
 
 CHUNK_BYTES = 1 << 20
 """Bytes of a file per message: 1 MiB, about 1.4 MB of base64 with the message around it."""
@@ -26,7 +27,17 @@ MAX_FILE_BYTES = 64 << 20
 """The largest file the page accepts: 64 MiB as sent (some 1.5 million run lines)."""
 
 MAX_UNPACKED_BYTES = 256 << 20
-"""The largest a gzipped file may grow to once unpacked."""
+"""The largest a gzipped file may grow to once unpacked (one gzip layer, every member: as the command line)."""
+
+MAX_QUERIES = 10_000
+"""The most queries a file may hold on the page (MS MARCO's dev set has 6,980): the page's table
+holds a row per query. The command line reads any number."""
+
+MAX_PER_QUERY = 10_000
+"""The most results (or judgments) one query may have on the page (TREC runs hold 1,000): a
+what-if rebuilds one query's list. The command line reads any number."""
+
+PAGE_CAPS = Caps(queries=MAX_QUERIES, per_query=MAX_PER_QUERY)
 
 MAX_PROBLEMS = 20
 """Malformed lines named one by one; the rest are counted."""
@@ -125,26 +136,14 @@ def _whole(value) -> bool:
 
 
 def unpacked(name: str, raw: bytes) -> bytes:
-    """The file's bytes, gunzipped when they are gzip (recognised by their first bytes), within the limit."""
-    if raw[:2] != b"\x1f\x8b":
-        return raw
-    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out = []
-    size = 0
-    data = raw
+    """The file's bytes, gunzipped when they are gzip (by their first bytes), within ``MAX_UNPACKED_BYTES``.
+
+    The command line's reader unpacks the same way (``explainer.evaluation.formats.compressed``).
+    """
     try:
-        while data:
-            piece = inflate.decompress(data, MAX_UNPACKED_BYTES + 1 - size)
-            size += len(piece)
-            out.append(piece)
-            if size > MAX_UNPACKED_BYTES:
-                raise UploadError([f"{name}: unpacks to more than the {MAX_UNPACKED_BYTES >> 20} MB a file may have"])
-            data = inflate.unconsumed_tail
-            if inflate.eof:
-                break
-    except zlib.error:
-        raise UploadError([f"{name}: is not a readable gzip file"]) from None
-    return b"".join(out)
+        return gunzip(name, raw, MAX_UNPACKED_BYTES)
+    except InputError as error:
+        raise UploadError([str(error)]) from None
 
 
 FORMATS = {
@@ -192,7 +191,7 @@ def read_judgments_or_run(name: str, raw: bytes, slot: str, progress=None) -> Qr
     kind = "qrels" if slot == "qrels" else "run"
     reader = read_qrels if kind == "qrels" else read_run
     try:
-        return reader(data, name=name, progress=progress)
+        return reader(data, name=name, progress=progress, caps=PAGE_CAPS)
     except InputError as error:
         listed = problems(name, data, kind)
         raise UploadError(listed or [str(error)]) from None
@@ -216,6 +215,8 @@ def read_texts(name: str, raw: bytes) -> dict[str, str]:
         problem = None
         if not tab or not key.strip() or any(c.isspace() for c in key.strip()):
             problem = "expected an id without spaces, a tab, then the text"
+        elif len(key.strip().encode("utf-8", "surrogateescape")) > MAX_ID_BYTES:
+            problem = f"expected an id of at most {MAX_ID_BYTES:,} bytes"
         elif len(value) > MAX_TEXT:
             problem = f"expected a text of at most {MAX_TEXT:,} characters"
         if problem:

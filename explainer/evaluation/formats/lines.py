@@ -1,0 +1,84 @@
+"""What a reader gives: qrels and runs as flat arrays of lines grouped by query."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Lines:
+    """Lines grouped by query: queries in trec_eval's order, each query's lines contiguous.
+
+    ``qids[q]`` owns lines ``offsets[q]:offsets[q + 1]``. Line i's docid is the bytes
+    ``blob[doc_start[i]:doc_start[i] + doc_len[i]]``; ``doc_hash[i]`` is a 64-bit hash of them.
+    """
+
+    source: str
+    qids: tuple[str, ...]
+    offsets: np.ndarray
+    doc_hash: np.ndarray
+    doc_start: np.ndarray
+    doc_len: np.ndarray
+    blob: np.ndarray
+    n_lines_read: int
+    n_duplicates: int
+    duplicate_lines: tuple[tuple[int, int], ...] = field(default=())
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.qids)
+
+    def __len__(self) -> int:
+        return int(self.offsets[-1])
+
+    def index(self, qid: str) -> int:
+        """The position of ``qid`` in ``qids``; ``KeyError`` when absent."""
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None:
+            lookup = {q: i for i, q in enumerate(self.qids)}
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup[qid]
+
+    def docids(self, start: int, stop: int) -> list[str]:
+        """The docids of lines ``start:stop`` as strings."""
+        raw = self.blob
+        return [
+            bytes(raw[s : s + n]).decode("utf-8", "surrogateescape")
+            for s, n in zip(self.doc_start[start:stop].tolist(), self.doc_len[start:stop].tolist(), strict=True)
+        ]
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels(Lines):
+    """Judgments: for each query, its judged docids and their grades (``grade``, aligned with the lines)."""
+
+    grade: np.ndarray = field(default=None)
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """The judgments in pytrec_eval's shape, ``{qid: {docid: grade}}``."""
+        out = {}
+        for q, qid in enumerate(self.qids):
+            a, b = int(self.offsets[q]), int(self.offsets[q + 1])
+            out[qid] = dict(zip(self.docids(a, b), self.grade[a:b].tolist(), strict=True))
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Run(Lines):
+    """A ranked run: each query's results in trec_eval's order (``score`` aligned with the lines).
+
+    ``name`` is the run's tag (trec_eval keeps the last line's), or the name it was given.
+    """
+
+    score: np.ndarray = field(default=None)
+    name: str = ""
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """The run in pytrec_eval's shape, ``{qid: {docid: score}}``."""
+        out = {}
+        for q, qid in enumerate(self.qids):
+            a, b = int(self.offsets[q]), int(self.offsets[q + 1])
+            out[qid] = dict(zip(self.docids(a, b), self.score[a:b].tolist(), strict=True))
+        return out
