@@ -10,6 +10,7 @@ import pytest
 from explainer.tools.browser import launch_args
 
 import support.server
+from support.page import View, Viewed
 from support.server import Server
 
 
@@ -95,6 +96,34 @@ def phone(phone_context):
 
     yield open_page
     _closed_after(phone_context)
+
+
+# -- one page load for many read-only checks ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def view(request, browser, browser_context_args, server):
+    """A served page loaded once for every test of the module that reads it without changing it.
+
+    Tests ask for one with ``@pytest.mark.parametrize("view", [View(...)], indirect=True)`` (every
+    parameter of such a test must be indirect, or pytest gives it a page of its own), and get its
+    page and route (``Viewed``). pytest
+    orders a module's tests so that those asking for the same ``View`` (an equal value) run one after
+    another, and loads the page once for them all, in a context of its own (a phone's, when the view
+    is one). A test given a ``view`` may read the page (boxes, styles, text, axe-core's findings) but
+    not change it: no clicks, keys, focus, scrolling or navigation (take the ``page`` fixture for that).
+    """
+    seen: View = request.param
+    context = browser.new_context(
+        **browser_context_args,
+        viewport={"width": seen.width, "height": seen.height},
+        color_scheme=seen.scheme,
+        **({"is_mobile": True, "has_touch": True} if seen.phone else {}),
+    )
+    opened = context.new_page()
+    opened.goto(server.url + seen.path)
+    yield Viewed(opened, seen.route)
+    context.close()
 
 
 # -- servers and exported files --------------------------------------------------------------------
