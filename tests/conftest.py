@@ -10,6 +10,7 @@ import pytest
 from explainer.tools.browser import launch_args
 
 import support.server
+from support.page import View, Viewed
 from support.server import Server
 
 
@@ -95,6 +96,48 @@ def phone(phone_context):
 
     yield open_page
     _closed_after(phone_context)
+
+
+# -- one page load for many read-only checks ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def viewing_context(browser, browser_context_args):
+    """The contexts the shared views are opened in, one for desktops and one for phones, made on first
+    use and kept for the session: their HTTP caches stay warm, as the shared contexts' do (a new
+    context would fetch and compile the page's scripts again for each view)."""
+    made = {}
+
+    def context(phone: bool):
+        if phone not in made:
+            extra = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True} if phone else {}
+            made[phone] = browser.new_context(**{**browser_context_args, **extra})
+        return made[phone]
+
+    yield context
+    for made_context in made.values():
+        made_context.close()
+
+
+@pytest.fixture(scope="module")
+def view(request, viewing_context, server):
+    """A served page loaded once for every test of the module that reads it without changing it.
+
+    Tests ask for one with ``@pytest.mark.parametrize("view", [View(...)], indirect=True)`` (every
+    parameter of such a test must be indirect, or pytest gives it a page of its own), and get its
+    page and route (``Viewed``). pytest orders a module's tests so that those asking for the same
+    ``View`` (an equal value) run one after another, and loads the page once for them all (in a
+    phone's context when the view is one). A test given a ``view`` may read the page (boxes, styles,
+    text, axe-core's findings) but not change it: no clicks, keys, focus, scrolling or navigation
+    (take the ``page`` fixture for that).
+    """
+    seen: View = request.param
+    opened = viewing_context(seen.phone).new_page()
+    opened.set_viewport_size({"width": seen.width, "height": seen.height})
+    opened.emulate_media(color_scheme=seen.scheme)
+    opened.goto(server.url + seen.path)
+    yield Viewed(opened, seen.route)
+    opened.close()
 
 
 # -- servers and exported files --------------------------------------------------------------------

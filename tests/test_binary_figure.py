@@ -1,4 +1,8 @@
-"""Figure 1 in a real Chromium: what a reader sees and does, and its sync with Python."""
+"""Figure 1 in a real Chromium: what a reader sees and does, and its sync with Python.
+
+What the figure shows and does in the browser alone is checked on its own page, a light page of the
+explainer's server (a second to load); the tests that read or set Python's state serve a
+BinaryFigure from this process (a Panel page, several seconds)."""
 
 import re
 
@@ -149,8 +153,8 @@ def state_of(relevant, k, missed):
 # -- what the reader sees at first ------------------------------------------------------------
 
 
-def test_the_articles_numbers_and_their_arithmetic(page, serve_object):
-    page.goto(serve_object(BinaryFigure()))
+def test_the_articles_numbers_and_their_arithmetic(page, server):
+    page.goto(server.url + "/binary")
     expect(formula(page, "precision")).to_have_text("P@5 = 3 / 5 = 0.60")
     expect(formula(page, "recall")).to_have_text("R@5 = 3 / 6 = 0.50")
     expect(formula(page, "rr")).to_have_text("RR = 1 / 2 = 0.50")
@@ -547,8 +551,8 @@ def test_nothing_relevant_shows_zeros_and_a_notice_and_no_nan(page, serve_object
 # -- highlights and announcements ------------------------------------------------------------
 
 
-def test_hovering_or_focusing_a_card_highlights_the_ranks_it_uses(page, serve_object):
-    page.goto(serve_object(BinaryFigure()))
+def test_hovering_or_focusing_a_card_highlights_the_ranks_it_uses(page, server):
+    page.goto(server.url + "/binary")
     grades = [int(r) for r in ARTICLE]
     highlighted = page.locator(".rl-row.rl-highlight")
 
@@ -578,8 +582,8 @@ def test_hovering_or_focusing_a_card_highlights_the_ranks_it_uses(page, serve_ob
     assert highlighted_ranks(page) == metrics.relevant_ranks(flipped)[:1] == [1]
 
 
-def test_the_highlight_follows_a_flip_made_while_a_card_is_hovered(page, serve_object):
-    page.goto(serve_object(BinaryFigure()))
+def test_the_highlight_follows_a_flip_made_while_a_card_is_hovered(page, server):
+    page.goto(server.url + "/binary")
     highlighted = page.locator(".rl-row.rl-highlight")
     row_button(page, 1).focus()
     page.locator(".metric[data-metric=ap]").hover()
@@ -598,8 +602,8 @@ def test_the_highlight_follows_a_flip_made_while_a_card_is_hovered(page, serve_o
     assert highlighted_ranks(page) == [1, 3, 5, 8, 11]
 
 
-def test_the_live_region_reads_out_the_numbers_after_a_change(page, serve_object):
-    page.goto(serve_object(BinaryFigure()))
+def test_the_live_region_reads_out_the_numbers_after_a_change(page, server):
+    page.goto(server.url + "/binary")
     live = page.locator(".fig-frame [aria-live=polite]")
     expect(live).to_have_count(1)
     expect(live).to_have_text(expected_announcement(ARTICLE, 5, 1))

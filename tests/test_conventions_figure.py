@@ -66,59 +66,71 @@ class Fig(ShownFigure):
             expect(self.page.locator(f'.stepper[data-grade="{grade}"] output')).to_have_text(str(missed.count(grade)))
 
 
-@pytest.fixture
-def fig(page, serve_object):
-    figure = ConventionsFigure()
-    page.goto(serve_object(figure))
+def opened(page, url: str, figure=None) -> Fig:
+    page.goto(url)
     shown = Fig(page, figure)
     expect(shown.convention("linear-judged").locator(".conv-value")).to_have_text("0.47")
     return shown
 
 
+@pytest.fixture
+def fig(page, serve_object):
+    """A ConventionsFigure served from this process: for what the page and Python do together."""
+    figure = ConventionsFigure()
+    return opened(page, serve_object(figure), figure)
+
+
+@pytest.fixture
+def light(page, server):
+    """The figure's own page, a light page of the explainer's server (a second to load, where a Panel
+    page takes several): for what the figure shows and does in the browser alone."""
+    return opened(page, server.url + "/conventions")
+
+
 @pytest.mark.browser
-def test_the_default_table_and_arithmetic_match_the_metrics(fig):
-    fig.expect_state(ARTICLE, IDENTITY, 5, [3, 2])
-    expect(fig.detail.locator(".metric-formula")).to_have_text("NDCG@5 = 3.75 / 8.03 = 0.47")
-    expect(fig.page.locator(".conv-table tbody tr")).to_have_count(len(CONVENTIONS))
+def test_the_default_table_and_arithmetic_match_the_metrics(light):
+    light.expect_state(ARTICLE, IDENTITY, 5, [3, 2])
+    expect(light.detail.locator(".metric-formula")).to_have_text("NDCG@5 = 3.75 / 8.03 = 0.47")
+    expect(light.page.locator(".conv-table tbody tr")).to_have_count(len(CONVENTIONS))
     for c in CONVENTIONS:
-        expect(fig.convention(c.key).locator(".conv-used li")).to_have_text(list(c.used_by))
-    expect(fig.recall).to_have_text("Recall@5 = 3 / 8 = 0.38")
-    expect(fig.hit_rate).to_have_text("Hit rate@5 = 1.00")
+        expect(light.convention(c.key).locator(".conv-used li")).to_have_text(list(c.used_by))
+    expect(light.recall).to_have_text("Recall@5 = 3 / 8 = 0.38")
+    expect(light.hit_rate).to_have_text("Hit rate@5 = 1.00")
     # ir_measures' Success@k: "Some refer to this measure as Recall@k"; Elasticsearch's RecallAtK is recall.
-    expect(fig.page.locator(".metric[data-metric=hit-rate] .metric-blind")).to_have_text(
+    expect(light.page.locator(".metric[data-metric=hit-rate] .metric-blind")).to_have_text(
         f"Also called {', '.join(HIT_RATE_NAMES)}. Some call it Recall@k, the name that ir_measures (Recall@k) and"
         " Elasticsearch (RecallAtK) give to recall itself."
     )
     values = ConventionsState().values
-    expect(fig.live).to_have_text(
+    expect(light.live).to_have_text(
         "NDCG@5 by convention: "
         + ", ".join(fmt(values[c.key]) for c in CONVENTIONS)
         + ". Recall@5 0.38, hit rate@5 1.00"
     )
-    fig.assert_clean_text()
+    light.assert_clean_text()
 
 
 @pytest.mark.browser
-def test_focusing_or_hovering_a_row_shows_its_arithmetic(fig):
+def test_focusing_or_hovering_a_row_shows_its_arithmetic(light):
     shown = list(ARTICLE)
-    fig.convention("exponential-judged-uncut").focus()
+    light.convention("exponential-judged-uncut").focus()
     row = convention_row(shown, 5, [3, 2], BY_KEY["exponential-judged-uncut"])
-    expect(fig.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
-    expect(fig.detail.locator(".conv-sum").nth(1)).to_have_text(row["idcg"])
+    expect(light.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
+    expect(light.detail.locator(".conv-sum").nth(1)).to_have_text(row["idcg"])
     assert row["idcg"].startswith("Ideal DCG, all 10, no cut = 7/1.00 + 7/1.58 + 7/2.00")
-    expect(fig.detail.locator(".metric-name")).to_contain_text("Quepid nDCG@10 scorer")
-    expect(fig.convention("exponential-judged-uncut")).to_have_class(re.compile(r"\bis-active\b"))
-    expect(fig.detail.locator(".metric-note")).to_have_text(
+    expect(light.detail.locator(".metric-name")).to_contain_text("Quepid nDCG@10 scorer")
+    expect(light.convention("exponential-judged-uncut")).to_have_class(re.compile(r"\bis-active\b"))
+    expect(light.detail.locator(".metric-note")).to_have_text(
         "Ideal order 3, 3, 3, 2, 2, 2, 1, 1, 0, 0: from all 10 judged documents (2 not retrieved), every one counted."
     )
 
-    fig.convention("linear-list").hover()
+    light.convention("linear-list").hover()
     row = convention_row(shown, 5, [3, 2], BY_KEY["linear-list"])
-    expect(fig.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
-    expect(fig.detail.locator(".metric-note")).to_have_text(
+    expect(light.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
+    expect(light.detail.locator(".metric-note")).to_have_text(
         "Ideal order 3, 3, 2, 2, 1, 1, 0, 0: from the 8 results in the list only, top 5 counted."
     )
-    expect(fig.convention("exponential-judged-uncut")).not_to_have_class(re.compile(r"\bis-active\b"))
+    expect(light.convention("exponential-judged-uncut")).not_to_have_class(re.compile(r"\bis-active\b"))
 
 
 @pytest.mark.browser
@@ -267,26 +279,11 @@ def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, serve_object):
     Fig(other, figure).expect_state(grades, [0, 2, 1, 3, 4, 5, 6, 7], 3, [2, 1])
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize(
-    "query, notice, k",
-    [
-        ("missed_grades=4&k=2", "missed_grades must list at most 6 grades from 1 to 3", 2),
-        ("missed_grades=1,1,1,1,1,1,1&k=2", "missed_grades must list at most 6 grades from 1 to 3", 2),
-        ("k=11", "k must be a whole number from 1 to 10", 5),
-        ("grades=1,2&k=2", "grades must list exactly 8 grades from 0 to 3", 2),
-        ("gain=linear&k=2", "“gain”: this figure has no such setting", 2),
-    ],
-)
-def test_a_bad_link_value_is_ignored_with_a_notice_and_the_rest_applies(page, serve_object, query, notice, k):
-    figure = ConventionsFigure(standalone=True)
-    page.goto(serve_object(figure) + f"?{query}")
-    expect(page.locator(".query-notice")).to_contain_text(notice)
-    Fig(page, figure).expect_state(ARTICLE, IDENTITY, k, [3, 2])
+# A bad link value, ignored with a notice while the rest applies: tests/js/links.test.mjs.
 
 
 @pytest.mark.browser
-def test_presenter_mode_from_the_link(page, serve_object):
-    page.goto(serve_object(ConventionsFigure(standalone=True)) + "?present=1")
+def test_presenter_mode_from_the_link(page, server):
+    page.goto(server.url + "/conventions?present=1")
     expect(page.locator(".fig-frame.present")).to_be_attached()
     expect(page.get_by_role("button", name="Presenter view")).to_have_attribute("aria-pressed", "true")

@@ -96,13 +96,25 @@ class Fig(ShownFigure):
             expect(self.select(rank)).to_have_value(str(grade))
 
 
-@pytest.fixture
-def fig(page, serve_object):
-    figure = NdcgFigure()
-    page.goto(serve_object(figure))
+def opened(page, url: str, figure=None) -> Fig:
+    page.goto(url)
     shown = Fig(page, figure)
     expect(shown.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
     return shown
+
+
+@pytest.fixture
+def fig(page, serve_object):
+    """An NdcgFigure served from this process: for what the page and Python do together."""
+    figure = NdcgFigure()
+    return opened(page, serve_object(figure), figure)
+
+
+@pytest.fixture
+def light(page, server):
+    """The figure's own page, a light page of the explainer's server (a second to load, where a Panel
+    page takes several): for what the figure shows and does in the browser alone."""
+    return opened(page, server.url + "/ndcg")
 
 
 # -- the tests ---------------------------------------------------------------------------------
@@ -165,27 +177,27 @@ def test_default_numbers_for_both_gains_and_both_cutoffs(fig):
 
 
 @pytest.mark.parametrize("gain", ["exponential", "linear"])
-def test_each_row_and_the_ideal_table_match_the_metrics(fig, gain):
+def test_each_row_and_the_ideal_table_match_the_metrics(light, gain):
     if gain == "linear":
-        fig.gain("linear").click()
+        light.gain("linear").click()
     terms = metrics.dcg_terms(ARTICLE, 8, gain)
-    expect(fig.rows.locator(".rl-rank")).to_have_text([str(rank) for rank in range(1, 9)])
-    expect(fig.rows.locator(".grade")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ARTICLE])
-    expect(fig.rows.locator(".gain-col")).to_have_text([f"{metrics.gain_value(g, gain):g}" for g in ARTICLE])
-    expect(fig.rows.locator(".disc-col")).to_have_text([fmt(metrics.discount(rank)) for rank in range(1, 9)])
-    expect(fig.rows.locator(".dg-value")).to_have_text([fmt(t) for t in terms])
-    expect(fig.rows.locator(".cum")).to_have_text([fmt(s) for s in cumulative(terms)])
+    expect(light.rows.locator(".rl-rank")).to_have_text([str(rank) for rank in range(1, 9)])
+    expect(light.rows.locator(".grade")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ARTICLE])
+    expect(light.rows.locator(".gain-col")).to_have_text([f"{metrics.gain_value(g, gain):g}" for g in ARTICLE])
+    expect(light.rows.locator(".disc-col")).to_have_text([fmt(metrics.discount(rank)) for rank in range(1, 9)])
+    expect(light.rows.locator(".dg-value")).to_have_text([fmt(t) for t in terms])
+    expect(light.rows.locator(".cum")).to_have_text([fmt(s) for s in cumulative(terms)])
     assert fmt(cumulative(terms)[-1]) == fmt(metrics.dcg_at_k(ARTICLE, 8, gain))
-    fig.expect_selects(ARTICLE)
+    light.expect_selects(ARTICLE)
 
     ideal = metrics.ideal_grades(ARTICLE)
     assert ideal == [3, 3, 2, 2, 1, 1, 0, 0]
     ideal_terms = metrics.dcg_terms(ideal, 8, gain)
-    expect(fig.ideal_rows).to_have_count(8)
-    expect(fig.ideal_rows.locator("td:nth-child(1)")).to_have_text([str(rank) for rank in range(1, 9)])
-    expect(fig.ideal_rows.locator("td:nth-child(2)")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ideal])
-    expect(fig.ideal_rows.locator("td:nth-child(3)")).to_have_text([fmt(t) for t in ideal_terms])
-    expect(fig.ideal_rows.locator("td:nth-child(4)")).to_have_text([fmt(s) for s in cumulative(ideal_terms)])
+    expect(light.ideal_rows).to_have_count(8)
+    expect(light.ideal_rows.locator("td:nth-child(1)")).to_have_text([str(rank) for rank in range(1, 9)])
+    expect(light.ideal_rows.locator("td:nth-child(2)")).to_have_text([re.compile(rf"(^|\s){g}$") for g in ideal])
+    expect(light.ideal_rows.locator("td:nth-child(3)")).to_have_text([fmt(t) for t in ideal_terms])
+    expect(light.ideal_rows.locator("td:nth-child(4)")).to_have_text([fmt(s) for s in cumulative(ideal_terms)])
     assert fmt(cumulative(ideal_terms)[-1]) == fmt(metrics.dcg_at_k(ideal, 8, gain))
 
 
@@ -457,18 +469,18 @@ def test_python_and_browser_stay_in_sync_both_ways(fig):
     assert state.to_dict() == {"grades": grades, "order": order, "k": 6, "gain": "exponential"}
 
 
-def test_the_marker_reads_grammatically_at_k_1(fig):
-    fig.marker.focus()
-    fig.marker.press("Home")
-    expect(fig.handle).to_have_text("k = 1")
-    expect(fig.marker).to_have_attribute("aria-valuetext", "k = 1: the top result counts", timeout=1000)
+def test_the_marker_reads_grammatically_at_k_1(light):
+    light.marker.focus()
+    light.marker.press("Home")
+    expect(light.handle).to_have_text("k = 1")
+    expect(light.marker).to_have_attribute("aria-valuetext", "k = 1: the top result counts", timeout=1000)
 
 
-def test_the_column_headings_sit_over_their_columns(fig):
-    fig.page.set_viewport_size({"width": 1280, "height": 800})  # the wide layout, every column shown
-    row = fig.button(1)
+def test_the_column_headings_sit_over_their_columns(light):
+    light.page.set_viewport_size({"width": 1280, "height": 800})  # the wide layout, every column shown
+    row = light.button(1)
     for cls in ["grade", "gain-col", "disc-col", "dg", "cum"]:
-        heading = fig.page.locator(f".ndcg-header .{cls}").bounding_box()
+        heading = light.page.locator(f".ndcg-header .{cls}").bounding_box()
         cell = row.locator(f":scope > .{cls}").bounding_box()
         centre = heading["x"] + heading["width"] / 2
         assert cell["x"] <= centre <= cell["x"] + cell["width"], f"heading {cls!r} at {centre:.0f}, column {cell}"

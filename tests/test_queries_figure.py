@@ -32,16 +32,28 @@ def cell(page, query, rank, name="a"):
     return system(page, name).locator(f'.q-row[data-query="{query}"] .q-cell[data-rank="{rank}"]')
 
 
-@pytest.fixture
-def opened(page, serve_object):
-    figure = QueriesFigure()
-    page.goto(serve_object(figure))
+def opening(page, url: str, figure=None):
+    page.goto(url)
     expect(system(page).locator(".system-mean")).to_be_visible()
     return figure, page
 
 
-def test_three_queries_show_the_lessons_mrr_median_and_lowest_query(opened):
-    _, page = opened
+@pytest.fixture
+def opened(page, serve_object):
+    """A QueriesFigure served from this process: for what the page and Python do together."""
+    figure = QueriesFigure()
+    return opening(page, serve_object(figure), figure)
+
+
+@pytest.fixture
+def light(page, server):
+    """The figure's own page, a light page of the explainer's server (a second to load, where a Panel
+    page takes several): for what the figure shows and does in the browser alone."""
+    return opening(page, server.url + "/queries")
+
+
+def test_three_queries_show_the_lessons_mrr_median_and_lowest_query(light):
+    _, page = light
     expect(system(page).locator(".system-mean")).to_have_text("MRR = (1/1 + 1/3 + 1/10) / 3 = 0.48")
     expect(system(page).locator(".system-median")).to_contain_text(f"Median RR = {f(1 / 3)}")
     expect(system(page).locator(".system-lowest")).to_have_text("Lowest: Q3 at 0.10, against a mean of 0.48.")
@@ -49,8 +61,8 @@ def test_three_queries_show_the_lessons_mrr_median_and_lowest_query(opened):
     expect(page.locator(".system")).to_have_count(1)
 
 
-def test_the_column_headings_stand_over_their_columns(opened):
-    _, page = opened
+def test_the_column_headings_stand_over_their_columns(light):
+    _, page = light
     page.set_viewport_size({"width": 1280, "height": 800})
     head, row = system(page).locator(".q-head"), system(page).locator('.q-row[data-query="1"]')
     for heading, column in [(".q-strip-head", ".q-strip"), (".q-track-head", ".q-track")]:
@@ -92,8 +104,8 @@ def test_dragging_the_first_hit_moves_it(opened):
     wait_until(lambda: figure.state.a == [[1], [3], [4]], message="Python to see the moved hit")
 
 
-def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(opened):
-    _, page = opened
+def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(light):
+    _, page = light
     strip = system(page).locator('.q-row[data-query="2"] .q-strip')
     strip.focus()
     page.keyboard.press("ArrowRight")
@@ -138,13 +150,13 @@ def test_python_changes_reach_the_page(opened):
     expect(page.locator(".system")).to_have_count(1)
 
 
-def test_a_state_link_opens_that_state_and_a_bad_value_gets_a_notice(page, serve_object):
-    url = serve_object(QueriesFigure(standalone=True))
+def test_a_state_link_opens_that_state_and_a_bad_value_gets_a_notice(page, server):
+    url = server.url + "/queries"
     page.goto(url + "?a=1|2|4&b=2|2|2&measure=rr")
     expect(system(page, "a").locator(".system-mean")).to_have_text(mrr_text([[1], [2], [4]]))
     expect(system(page, "b").locator(".system-mean")).to_have_text(mrr_text([[2], [2], [2]]))
     cell(page, 1, 5, "b").click()
     page.wait_for_url(re.compile(r"a=1\|2\|4&b=2,5\|2\|2&measure=rr"))
-    page.goto(serve_object(QueriesFigure(standalone=True)) + "?a=1|30&measure=rr")
+    page.goto(url + "?a=1|30&measure=rr")
     expect(page.locator(".query-notice")).to_contain_text("a must list ranks from 1 to 20")
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10]]))

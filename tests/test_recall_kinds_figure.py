@@ -52,26 +52,38 @@ class Fig(ShownFigure):
         expect(self.page.locator(".rk-row .rk-index .rk-title")).to_have_text(returned)
 
 
-@pytest.fixture
-def fig(page, serve_object):
-    figure = RecallKindsFigure()
-    page.goto(serve_object(figure))
+def opened(page, url: str, figure=None) -> Fig:
+    page.goto(url)
     shown = Fig(page, figure)
     expect(shown.formula("ann")).to_have_text("ANN recall@10 = 10 / 10 = 1.00")
     return shown
 
 
+@pytest.fixture
+def fig(page, serve_object):
+    """A RecallKindsFigure served from this process: for what the page and Python do together."""
+    figure = RecallKindsFigure()
+    return opened(page, serve_object(figure), figure)
+
+
+@pytest.fixture
+def light(page, server):
+    """The figure's own page, a light page of the explainer's server (a second to load, where a Panel
+    page takes several): for what the figure shows and does in the browser alone."""
+    return opened(page, server.url + "/recall-kinds")
+
+
 @pytest.mark.browser
-def test_the_defaults_on_the_page(fig):
-    fig.expect_state("suited", [])
-    expect(fig.formula("recall")).to_have_text("Recall@10 = 7 / 8 = 0.88")
-    expect(fig.live).to_have_text("ANN recall@10 1.00, recall@10 0.88, precision@10 0.70")
-    expect(fig.page.locator(".rk-unfound")).to_have_text(
+def test_the_defaults_on_the_page(light):
+    light.expect_state("suited", [])
+    expect(light.formula("recall")).to_have_text("Recall@10 = 7 / 8 = 0.88")
+    expect(light.live).to_have_text("ANN recall@10 1.00, recall@10 0.88, precision@10 0.70")
+    expect(light.page.locator(".rk-unfound")).to_have_text(
         f"People judged 8 documents relevant. Not in the index's 10: {RELEVANT[5]}."
     )
     # Judgments are words, not colour alone.
-    expect(fig.page.locator(".rk-row").first.locator(".rk-judged")).to_have_text("● relevant")
-    fig.assert_clean_text()
+    expect(light.page.locator(".rk-row").first.locator(".rk-judged")).to_have_text("● relevant")
+    light.assert_clean_text()
 
 
 @pytest.mark.browser

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from explainer.figures import BY_NAME
 
-from support.page import serious_violations
+from support.page import View, phone_view, serious_violations
 from support.server import wait_until
 
 pytestmark = pytest.mark.browser
@@ -44,14 +44,24 @@ def test_every_figure_page_has_what_a_projector_must_show():
     assert set(PRESENTED) == set(BY_NAME)
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("name", list(PRESENTED))
-def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scrolling(
-    page_with, server, name, width, height
-):
-    link, selectors = PRESENTED[name]
-    page = page_with(viewport=(width, height))
-    page.goto(f"{server.url}/{link}{'&' if '?' in link else '?'}present=1")
+def presented(name: str, width: int, height: int) -> View:
+    """A figure page in presenter view on a projector of that size (pages shared by the tests below)."""
+    link = PRESENTED[name][0]
+    return View(f"/{link}{'&' if '?' in link else '?'}present=1", width, height)
+
+
+def views(pages):
+    """Parameters for a test that reads shared pages (conftest's ``view``), named by the view."""
+    return {"argnames": "view", "argvalues": pages, "ids": str, "indirect": True}
+
+
+@pytest.mark.parametrize(
+    **views([presented(name, *screen) for name in PRESENTED for screen in [(1280, 720), (1920, 1080)]])
+)
+def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scrolling(view):
+    page, name = view
+    selectors = PRESENTED[name][1]
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
     expect(page.locator(selectors[0]).first).to_be_visible()
     page.evaluate("document.fonts.ready")
     for selector in selectors:
@@ -61,20 +71,21 @@ def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scro
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the page scrolls sideways"
 
 
-@pytest.mark.parametrize("name", ["binary", "ndcg", "conventions", "unjudged"])
-def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(page_with, server, name):
-    page = page_with(viewport=(1920, 1080))
-    page.goto(f"{server.url}/{name}?present=1")
+@pytest.mark.parametrize(
+    **views([presented(name, 1920, 1080) for name in ["binary", "ndcg", "conventions", "unjudged"]])
+)
+def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(view):
+    page, name = view
     formula = page.locator(".metric-formula").first
     expect(formula).to_be_visible()
     size = float(formula.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
     assert size >= 32, f"{name}: formulas at {size} px on a 1080p projector"
 
 
-def test_presenting_uses_the_width_of_the_screen(page_with, server):
-    page = page_with(viewport=(1920, 1080))
-    page.goto(f"{server.url}/binary?present=1")
-    box = page.locator(".fig").bounding_box()
+@pytest.mark.parametrize("view", [presented("binary", 1920, 1080)], ids=str, indirect=True)
+def test_presenting_uses_the_width_of_the_screen(view):
+    expect(view.page.locator(".fig .metric-formula").first).to_be_visible()
+    box = view.page.locator(".fig").bounding_box()
     assert box["width"] > 0.9 * 1920, box
 
 
@@ -93,19 +104,25 @@ def test_every_served_page_declares_the_viewport_and_a_main_landmark(server, rou
     assert VIEWPORT in html and len(re.findall(r"<main[ >]", html)) == 1, route  # exported pages: test_export.py
 
 
-def test_a_phone_shows_a_figure_page_at_its_own_width(phone, server):
-    page = phone()
-    page.goto(server.url + "/binary")
+@pytest.mark.parametrize("view", [phone_view("/binary")], ids=str, indirect=True)
+def test_a_phone_shows_a_figure_page_at_its_own_width(view):
+    page = view.page
     expect(page.locator(".metric-formula").first).to_be_visible()
     assert page.evaluate("window.innerWidth") == 390
     size = float(page.locator(".rl-title").first.evaluate("el => getComputedStyle(el).fontSize").removesuffix("px"))
     assert size >= 14, size
 
 
-@pytest.mark.parametrize("name", list(BY_NAME))
-def test_a_figure_page_is_headed_by_its_title(page, server, name):
+# The pages axe-core reads (below) in the default run: light, 1280x800, shared by the other checks
+# that read every page.
+def read(route: str, scheme: str = "light", mode: str = "") -> View:
+    return View(f"{route}?{mode}", 1280, 800, scheme)
+
+
+@pytest.mark.parametrize(**views([read(f"/{name}") for name in BY_NAME]))
+def test_a_figure_page_is_headed_by_its_title(view):
     """(An exported file's heading: test_export.py, test_each_exported_page_works_from_disk_with_no_request.)"""
-    page.goto(f"{server.url}/{name}")
+    page, name = view
     expect(page.get_by_role("heading", level=1)).to_have_text(BY_NAME[name].title)
 
 
@@ -164,18 +181,18 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(
 # The light view of every page in the default run (the workbench's dark view too); the other
 # three in the slow step.
 AXE_VIEWS = [
-    pytest.param("light", "", id="light"),
-    pytest.param("dark", "present=1", id="dark-present", marks=pytest.mark.slow),
-    pytest.param("dark", "", id="dark", marks=pytest.mark.slow),
-    pytest.param("light", "present=1", id="light-present", marks=pytest.mark.slow),
+    *(pytest.param(read(route), id=str(read(route))) for route in ROUTES),
+    *(
+        pytest.param(read(route, scheme, mode), marks=pytest.mark.slow, id=str(read(route, scheme, mode)))
+        for scheme, mode in [("dark", "present=1"), ("dark", ""), ("light", "present=1")]
+        for route in ROUTES
+    ),
 ]
 
 
-@pytest.mark.parametrize(("scheme", "mode"), AXE_VIEWS)
-@pytest.mark.parametrize("route", ROUTES)
-def test_no_serious_or_critical_accessibility_violation_on_any_page(page_with, server, route, scheme, mode):
-    page = page_with(viewport=(1280, 800), color_scheme=scheme)
-    page.goto(f"{server.url}{route}?{mode}")
+@pytest.mark.parametrize("view", AXE_VIEWS, indirect=True)
+def test_no_serious_or_critical_accessibility_violation_on_any_page(view):
+    page = view.page
     expect(page.locator(".fig .metric-formula, .fig .system-mean, .fig .which-says").first).to_be_visible()
     serious = serious_violations(page)
     assert serious == [], "\n".join(serious)
@@ -234,10 +251,9 @@ TARGETS = {
 }
 
 
-@pytest.mark.parametrize("name", list(TARGETS))
-def test_every_touch_target_is_at_least_44_by_44_px(phone, server, name):
-    page = phone()
-    page.goto(f"{server.url}/{name}")
+@pytest.mark.parametrize(**views([phone_view(f"/{name}") for name in TARGETS]))
+def test_every_touch_target_is_at_least_44_by_44_px(view):
+    page, name = view
     expect(page.locator(TARGETS[name][0]).first).to_be_visible()
     for selector in TARGETS[name]:
         sizes = page.locator(selector).evaluate_all(

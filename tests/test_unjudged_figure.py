@@ -18,13 +18,24 @@ UNJUDGED = (2, 3, 7)
 DEFAULT_JUDGED = [r not in UNJUDGED for r in range(1, 11)]
 
 
-@pytest.fixture
-def opened(page, serve_object):
-    figure = UnjudgedFigure(standalone=True)
-    url = serve_object(figure)
+def opening(page, url: str, figure=None):
     page.goto(url)
     expect(page.locator(".metric-ndcgText .metric-formula")).to_be_visible()
     return figure, page, url
+
+
+@pytest.fixture
+def opened(page, serve_object):
+    """An UnjudgedFigure served from this process: for what the page and Python do together."""
+    figure = UnjudgedFigure(standalone=True)
+    return opening(page, serve_object(figure), figure)
+
+
+@pytest.fixture
+def light(page, server):
+    """The figure's own page, a light page of the explainer's server (a second to load, where a Panel
+    page takes several): for what the figure shows and does in the browser alone."""
+    return opening(page, server.url + "/unjudged")
 
 
 def shown(page):
@@ -42,8 +53,8 @@ def expect_numbers(page, numbers):
 
 
 @pytest.mark.browser
-def test_the_default_list_shows_its_unjudged_results_and_numbers(opened):
-    _, page, _ = opened
+def test_the_default_list_shows_its_unjudged_results_and_numbers(light):
+    _, page, _ = light
     expect_numbers(page, unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED))
     for rank in UNJUDGED:
         expect(page.locator(f'.rl-row[data-rank="{rank}"] .judgment')).to_have_text("? counts as 0")
@@ -64,8 +75,8 @@ def test_revealing_the_grades_raises_the_scores_and_says_by_how_much(opened):
 
 
 @pytest.mark.browser
-def test_leaving_unjudged_results_out_condenses_the_list(opened):
-    _, page, _ = opened
+def test_leaving_unjudged_results_out_condenses_the_list(light):
+    _, page, _ = light
     page.locator("input[name=unjudged_as][value=condensed]").check()
     expect_numbers(page, unjudged_values(ARTICLE_GRADES, DEFAULT_JUDGED, condensed=True))
     expect(page.locator('.rl-row[data-rank="4"] .rl-rank')).to_have_text("4→2")
@@ -86,8 +97,8 @@ def test_marking_a_result_judged_or_not_by_click_and_keyboard(opened):
 
 
 @pytest.mark.browser
-def test_changing_a_grade_and_the_cutoff(opened):
-    _, page, _ = opened
+def test_changing_a_grade_and_the_cutoff(light):
+    _, page, _ = light
     page.locator('.rl-row[data-rank="4"] select').select_option("3")
     grades = list(ARTICLE_GRADES)
     grades[3] = 3
@@ -99,9 +110,8 @@ def test_changing_a_grade_and_the_cutoff(opened):
 
 
 @pytest.mark.browser
-def test_state_link_and_bad_values(page, serve_object):
-    url = serve_object(UnjudgedFigure(standalone=True))
-    page.goto(url + "?unjudged=1,2&k=5&unjudged_as=condensed&reveal=0&foo=<b>x</b>")
+def test_state_link_and_bad_values(page, server):
+    page.goto(server.url + "/unjudged" + "?unjudged=1,2&k=5&unjudged_as=condensed&reveal=0&foo=<b>x</b>")
     judged = [r not in (1, 2) for r in range(1, 11)]
     expect_numbers(page, unjudged_values(ARTICLE_GRADES, judged, k=5, condensed=True))
     expect(page.locator(".query-notice")).to_contain_text("“foo”: this figure has no such setting")
@@ -111,10 +121,9 @@ def test_state_link_and_bad_values(page, serve_object):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("query", ["", "?k=4", "?reveal=1&k=6"])
-def test_the_ideal_dcg_can_be_checked_by_hand_from_the_grades_the_figure_lists(opened, query):
+def test_the_ideal_dcg_can_be_checked_by_hand_from_the_grades_the_figure_lists(page, server, query):
     """The ideal order draws on documents outside the list: the figure names their grades."""
-    figure, page, url = opened
-    page.goto(url + query)
+    page.goto(server.url + "/unjudged" + query)
     formula = page.locator(".metric-ndcgText .metric-formula")
     expect(formula).to_have_text(re.compile(r"NDCG@\d+ = "))
     note = page.locator(".metric-ndcgText .metric-note").inner_text()
@@ -127,9 +136,9 @@ def test_the_ideal_dcg_can_be_checked_by_hand_from_the_grades_the_figure_lists(o
 
 
 @pytest.mark.browser
-def test_the_hidden_grades_stay_hidden_until_revealed(opened):
+def test_the_hidden_grades_stay_hidden_until_revealed(light):
     """No spoiler: an unjudged result's menu shows "?" and waits until the grades are revealed."""
-    _, page, _ = opened
+    _, page, _ = light
     for rank in UNJUDGED:
         select = page.locator(f'.rl-row[data-rank="{rank}"] select')
         expect(select).to_have_value("")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from playwright.sync_api import expect
 
@@ -56,6 +57,37 @@ PROBES = {
         ".fig-which .which-compare tbody",
     ),
 }
+
+
+class View(NamedTuple):
+    """A served page as the ``view`` fixture loads it: its path and query, its screen, light or dark, a phone's or not."""
+
+    path: str
+    width: int = 1280
+    height: int = 720
+    scheme: str = "light"
+    phone: bool = False
+
+    @property
+    def route(self) -> str:
+        """The page's name: "binary" for /binary?present=1, "" for the story."""
+        return self.path.removeprefix("/").partition("?")[0]
+
+    def __str__(self) -> str:  # the test's id
+        screen = "phone" if self.phone else f"{self.width}x{self.height}"
+        return f"{self.path}-{screen}-{self.scheme}"
+
+
+class Viewed(NamedTuple):
+    """A ``View`` loaded: its page (to be read, not changed) and the view's name."""
+
+    page: object
+    route: str
+
+
+def phone_view(path: str, scheme: str = "light") -> View:
+    """The page as the phone context shows it (390x844, touch)."""
+    return View(path, 390, 844, scheme, phone=True)
 
 
 def click_changes(page, name: str, timeout: float = 5_000) -> None:
