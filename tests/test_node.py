@@ -1,6 +1,6 @@
 """The Node tests' loader (tests/js/): its map of module names to files is the project's own.
 
-The figure modules import each other by name (``explainer/kit``); a page resolves the names with
+The figure modules import each other by name (``explainer/shell``); a page resolves the names with
 the import map the views serve, explainer.js with the modules it is built from, and Node with
 tests/js/resolve.mjs, which reads tests/js/modules.json. The three must name the same files.
 """

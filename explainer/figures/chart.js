@@ -3,7 +3,7 @@
 // it, or the arrow keys move k, which the figure commits through its state like the list's
 // marker. The figure computes every value with metrics.js; the chart only draws them.
 import { formatNumber } from "explainer/metrics";
-import { h, setAttr, setText } from "explainer/kit";
+import { h, setAttr, setText } from "explainer/dom";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 360;

@@ -3,11 +3,10 @@
 // figures' own modules, stylesheets and view data:
 //   bundle:  { stylesheets: [css, ...],
 //              figures: { name: { title, caption, stylesheets: [index, ...], model: {...} } } }
-//   modules: { "explainer/metrics": (require) => exports, "explainer/kit": ..., name: ... },
+//   modules: { "explainer/metrics": (require) => exports, "explainer/shell": ..., name: ... },
 //            each module's own code as a function, its imports turned into require(...)
 // Each figure runs the very module the Panel view runs (render, queryFields, toQuery), handed a
-// model that behaves as Panel's does for what the modules use: its properties, on(name, callback),
-// and writes to `state`.
+// model that behaves as Panel's does for what the modules use (model.js).
 (function defineRelevanceFigure(bundle, modules) {
   "use strict";
   if (window.customElements.get("relevance-figure")) return; // the script was included twice
@@ -16,7 +15,7 @@
 
   const loaded = new Map(); // module name -> its exports
 
-  /** The exports of a module: a figure's (by its name), "explainer/kit" or "explainer/metrics". */
+  /** The exports of a module: a figure's (by its name), or a shared one ("explainer/shell", "explainer/model"...). */
   function load(name) {
     if (!loaded.has(name)) {
       if (!Object.hasOwn(modules, name)) throw new Error(`explainer.js has no module named ${name}`);
@@ -39,50 +38,6 @@
     return figure.stylesheets.map((i) => sheets[i]);
   }
 
-  // -- the model a figure module expects --
-
-  /**
-   * A model as Panel gives a figure module: the view's properties (from Python, at build time),
-   * on(name or names, callback) for changes that come from elsewhere, and writes. On a documentation
-   * page nothing else changes a property; on a served page Python can (`receive`, from
-   * connection.js), as it does in Panel. A click's write costs no more than storing a value.
-   * Reading a property the view does not have throws, naming it: a module that works in Panel
-   * only by luck of an undefined must fail here, loudly, not draw half a figure.
-   */
-  function createModel(name, values, onWrite, listeners) {
-    const target = {
-      on(keys, callback) {
-        for (const key of [keys].flat()) {
-          // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,
-          // and a tag that never sent one would leave a figure waiting in silence.
-          if (!Object.hasOwn(values, key)) throw new Error(`<relevance-figure name="${name}">: the figure listens for model "${key}", which the tag does not send`);
-          listeners.push([key, callback]);
-        }
-      },
-    };
-    for (const key of Object.keys(values)) {
-      Object.defineProperty(target, key, {
-        enumerable: true,
-        get: () => values[key],
-        set: (value) => {
-          values[key] = value;
-          onWrite(key, value);
-        },
-      });
-    }
-    return new Proxy(target, {
-      get(object, key) {
-        if (typeof key === "symbol" || key in object) return object[key];
-        throw new Error(`<relevance-figure name="${name}">: the figure read model.${key}, which its view does not have`);
-      },
-      set(object, key, value) {
-        if (!(key in values)) throw new Error(`<relevance-figure name="${name}">: the figure wrote model.${String(key)}, which its view does not have`);
-        object[key] = value;
-        return true;
-      },
-    });
-  }
-
   /**
    * <relevance-figure name="binary" state="relevant=2,3,5&k=4" theme="dark" caption="...">: one
    * figure in its own shadow root, as tall as its content. `state` takes the keys of the figure
@@ -102,7 +57,7 @@
     static figures = Object.freeze(Object.keys(bundle.figures));
 
     #shell = null;
-    #kit = null;
+    #urlQuery = null; // explainer/query: the notices of the page keys
     #query = null; // the figure's state as a query: (state) => text
     #receive = null;
 
@@ -139,7 +94,7 @@
         this.#problem(`No figure is named “${name}”. explainer.js has ${RelevanceFigure.figures.join(", ")}.`);
         return;
       }
-      const [module, kit] = [load(name), load("explainer/kit")];
+      const [module, urlQuery] = [load(name), load("explainer/query")];
       const el = document.createElement("div");
       root.adoptedStyleSheets = stylesheetsOf(figure);
       root.replaceChildren(el);
@@ -150,26 +105,22 @@
       values.on_page = this.hasAttribute("on-page");
       values.predict = this.hasAttribute("predict");
       values.page_link = this.getAttribute("page-link") ?? "";
-      const listeners = [];
-      const model = createModel(name, values, (key, value) => {
+      const { model, receive } = load("explainer/model").createModel(`<relevance-figure name="${name}">`, values, (key, value) => {
         if (key !== "state") return;
         const query = () => this.#query(value); // made only if a listener asks: a click need not pay for it
         this.dispatchEvent(new CustomEvent("statechange", { detail: { state: value, get query() { return query(); } } }));
-      }, listeners);
+      });
       // A state from elsewhere (Python, on a served page): shown as Panel shows one, with no statechange.
-      this.#receive = (state) => {
-        values.state = state;
-        for (const [key, callback] of listeners) if (key === "state") callback();
-      };
+      this.#receive = (state) => receive("state", state);
       // Drawn once, in the state the tag asks for: drawing the article's example first and then
       // updating every part to the asked state doubled each figure's start-up work. #ask below
       // reads the attribute again for its notices and Reset; it finds the state already drawn.
       if (!values.standalone) {
         const search = this.getAttribute("state") ?? "";
-        values.state = kit.stateFromQuery(search, module.queryFields(model), values.default, values.max_query_length).state;
+        values.state = urlQuery.stateFromQuery(search, module.queryFields(model), values.default, values.max_query_length).state;
       }
-      this.#kit = kit;
-      this.#query = (state) => kit.queryText(new URLSearchParams(module.toQuery(state, model)));
+      this.#urlQuery = urlQuery;
+      this.#query = (state) => urlQuery.queryText(new URLSearchParams(module.toQuery(state, model)));
       el.addEventListener("figure-mounted", (event) => (this.#shell = event.detail), { once: true });
       try {
         module.render({ model, el });
@@ -189,7 +140,7 @@
       const theme = this.getAttribute("theme") ?? "auto";
       if (theme === "light" || theme === "dark") this.style.setProperty("--explainer-theme", theme);
       else this.style.removeProperty("--explainer-theme");
-      this.#shell.ask(search, this.#kit.ignoredPageKeys(new URLSearchParams({ theme })), opens);
+      this.#shell.ask(search, this.#urlQuery.ignoredPageKeys(new URLSearchParams({ theme })), opens);
     }
 
     #problem(text) {

@@ -3,24 +3,14 @@
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
 import { createKChart } from "explainer/chart";
-import {
-  createCard,
-  createGradedList,
-  createPlayer,
-  createRadioGroup,
-  cumulative,
-  dcgSum,
-  gradedListFields,
-  gradedListQuery,
-  gradeMark,
-  h,
-  mountFigure,
-  parseChoice,
-  parseInteger,
-  promoted,
-  rankedGrades,
-  setText,
-} from "explainer/kit";
+import { h, setText } from "explainer/dom";
+import { parseChoice, parseInteger } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createRadioGroup } from "explainer/controls";
+import { cumulative, dcgSum, gradeMark, rankedGrades } from "explainer/grades";
+import { createGradedList, gradedListFields, gradedListQuery, promoted } from "explainer/graded-list";
+import { createPlayer } from "explainer/player";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const STEP_MS = 900;

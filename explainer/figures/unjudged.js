@@ -3,24 +3,14 @@
 // condensed list) or reveal the grades a judge gives them later, and watch Judged@k, P@k
 // and NDCG@k move. State: { grades, judged, k, unjudged_as: "nonrelevant" | "condensed", reveal }.
 import { dcgAtK, formatNumber, idealGrades, ndcgAtK, precisionAtK, relevantRanks } from "explainer/metrics";
-import {
-  createCard,
-  createGradeSelect,
-  createPlayer,
-  createRadioGroup,
-  createRankedList,
-  drawMark,
-  flaggedRanks,
-  gradeMark,
-  h,
-  Ignored,
-  mountFigure,
-  parseChoice,
-  parseGradeList,
-  parseInteger,
-  parseRankFlags,
-  setText,
-} from "explainer/kit";
+import { drawMark, h, setText } from "explainer/dom";
+import { flaggedRanks, Ignored, parseChoice, parseGradeList, parseInteger, parseRankFlags } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createGradeSelect, createRadioGroup } from "explainer/controls";
+import { gradeMark } from "explainer/grades";
+import { createRankedList } from "explainer/ranked-list";
+import { createPlayer } from "explainer/player";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);

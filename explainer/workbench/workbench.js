@@ -8,7 +8,10 @@
 // state (WorkbenchState: query, run, k, judgments, orders), status, uploads, upload_limits,
 // figure_data. Every number of a query with what-if changes comes from values.js (metrics.js).
 import { averagePrecisionTerms, formatNumber, idealGrades, median, relevantRanks } from "explainer/metrics";
-import { applyPageTheme, createAnnouncer, dcgSum, h, setText } from "explainer/kit";
+import { h, setText } from "explainer/dom";
+import { applyPageTheme } from "explainer/page-url";
+import { createAnnouncer } from "explainer/announcer";
+import { dcgSum } from "explainer/grades";
 import { render as renderBinary } from "explainer/binary";
 import { render as renderConventions } from "explainer/conventions";
 import { figureStates, gradesWith, judged, queryValuesWith, rankedDocs } from "explainer/workbench-values";
