@@ -114,7 +114,7 @@ def test_minified_explainer_js_is_smaller_and_keeps_its_leading_comments_and_str
     lines = script.split("\n")
     assert lines[0] == runtime.COMPILE_HINT  # V8 reads it at the top
     assert lines[1].startswith(f"// explainer.js {explainer.__version__}: ")
-    assert lines[3].startswith('"use strict";(function defineRelevanceFigure(')
+    assert lines[3].startswith('"use strict";(()=>{') and "function defineRelevanceFigure(" in lines[3]
     assert script.count('"use strict"') == 1
     monkeypatch.setattr(runtime, "minified", lambda text: text)
     readable = runtime.script()

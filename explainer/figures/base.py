@@ -222,7 +222,7 @@ class FigureView(JSComponent):
     # in explainer.js as functions (``explainer.runtime``).
     _modules = IMPORTED_MODULES
     _importmap = IMPORT_MAP
-    _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
+    _stylesheets = [(HERE / "shell.css").read_text(encoding="utf-8")]
     # Apply a browser change at once: Panel's default waits 50 ms to coalesce edits, which
     # the browser never needs (it sends one state per click) and which doubled the round trip.
     _debounce = 0

@@ -113,24 +113,11 @@ function createIdealTable(count, maxGrade) {
   };
 }
 
-function build(shell) {
-  const { model, limits } = shell;
-  const count = limits.order.length;
-  let current = null;
-
-  const gainSwitch = createRadioGroup(
-    "Gain",
-    "gain",
-    [
-      ["exponential", "exponential (2^g − 1)"],
-      ["linear", "linear (g)"],
-    ],
-    (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
-  );
-
-  const graded = createGradedList(shell, {
-    titles: model.titles,
-    label: `Graded results for the query ${model.query}`,
+/** Figure 2's graded list: each row's gain, discount, discounted gain (with its bar) and DCG so far. */
+function createNdcgList(shell) {
+  return createGradedList(shell, {
+    titles: shell.model.titles,
+    label: `Graded results for the query ${shell.model.query}`,
     headerClass: "ndcg-header",
     columns: [
       ["rl-rank", "#"],
@@ -147,6 +134,24 @@ function build(shell) {
       return [h("span", "num gain-col"), h("span", "num disc-col", f(discount(rank))), dg, h("span", "num cum")];
     },
   });
+}
+
+function build(shell) {
+  const { limits } = shell;
+  const count = limits.order.length;
+  let current = null;
+
+  const gainSwitch = createRadioGroup(
+    "Gain",
+    "gain",
+    [
+      ["exponential", "exponential (2^g − 1)"],
+      ["linear", "linear (g)"],
+    ],
+    (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
+  );
+
+  const graded = createNdcgList(shell);
   const tour = createTour(shell, graded.list, () => current, (next) => commit(next, { keepTour: true }));
   shell.controls(gainSwitch.el, tour.el);
   const left = h("div", "fig-list");

@@ -84,6 +84,32 @@ function describeRow(state, i, leftOut, maxGrade) {
   return { symbol: "?", words: leftOut ? "left out" : "counts as 0", said: "Not judged." };
 }
 
+/** Each row as `state` has it: judged or not, left out or not, its rank in the condensed list, its grade's menu. */
+function drawRows(list, selects, state, maxGrade) {
+  const condensed = state.unjudged_as === "condensed";
+  let condensedRank = 0;
+  scoredGrades(state).forEach((scored, i) => {
+    const known = scored !== null;
+    const leftOut = !known && condensed;
+    if (known) condensedRank += 1;
+    const row = list.rows[i];
+    row.classList.toggle("is-unjudged", !state.judged[i]);
+    row.classList.toggle("is-left-out", leftOut);
+    row.dataset.grade = known ? String(scored) : "";
+    const button = list.buttons[i];
+    const moved = condensed && known && condensedRank !== i + 1;
+    setText(button.querySelector(".rl-rank"), moved ? `${i + 1}→${condensedRank}` : String(i + 1));
+    const { symbol, words, said } = describeRow(state, i, leftOut, maxGrade);
+    const judgment = button.querySelector(".judgment");
+    if (judgment.textContent !== `${symbol} ${words}`) drawMark(judgment, symbol, words);
+    button.setAttribute("aria-pressed", String(state.judged[i]));
+    const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
+    list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
+    selects[i].value = known ? String(state.grades[i]) : "";
+    selects[i].disabled = !known;
+  });
+}
+
 function build(shell) {
   const { model, limits } = shell;
   const titles = model.titles;
@@ -159,28 +185,7 @@ function build(shell) {
   function update(state) {
     const now = readout(state, model.outside);
     list.update(state.k);
-    const condensed = state.unjudged_as === "condensed";
-    let condensedRank = 0;
-    scoredGrades(state).forEach((scored, i) => {
-      const known = scored !== null;
-      const leftOut = !known && condensed;
-      if (known) condensedRank += 1;
-      const row = list.rows[i];
-      row.classList.toggle("is-unjudged", !state.judged[i]);
-      row.classList.toggle("is-left-out", leftOut);
-      row.dataset.grade = known ? String(scored) : "";
-      const button = list.buttons[i];
-      const moved = condensed && known && condensedRank !== i + 1;
-      setText(button.querySelector(".rl-rank"), moved ? `${i + 1}→${condensedRank}` : String(i + 1));
-      const { symbol, words, said } = describeRow(state, i, leftOut, limits.grades.max_grade);
-      const judgment = button.querySelector(".judgment");
-      if (judgment.textContent !== `${symbol} ${words}`) drawMark(judgment, symbol, words);
-      button.setAttribute("aria-pressed", String(state.judged[i]));
-      const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
-      list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
-      selects[i].value = known ? String(state.grades[i]) : "";
-      selects[i].disabled = !known;
-    });
+    drawRows(list, selects, state, limits.grades.max_grade);
     for (const [key, card] of Object.entries(cards)) setText(card.formula, now[key]);
     setText(cards.ndcgText.note, now.poolText);
     policy.set(state.unjudged_as);

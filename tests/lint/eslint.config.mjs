@@ -46,4 +46,10 @@ export default [
       "max-lines-per-function": ["error", MAX_LINES],
     },
   },
+  {
+    // The served pages' link to Python, which the class issue replaces whole ("move it, don't
+    // polish it", issue 26): its one long function goes with it.
+    files: ["explainer/figures/connection.js"],
+    rules: { "max-lines-per-function": "off" },
+  },
 ];
