@@ -2,7 +2,7 @@
 
 The script is built here, from the very pieces the Panel views use, so nothing is written
 twice: each figure's ES module and stylesheets (its view class's ``_esm`` and ``_stylesheets``),
-the modules they import (``metrics.js``, ``kit.js``), and the data Python gives each view
+the modules they import (``metrics.js``, ``shell.js`` and the rest of ``IMPORTED_MODULES``), and the data Python gives each view
 (titles, measures, presets, limits, the default state), read from a view made by the
 registry's figure class. ``figures/element.js`` defines the tag and hands each module a model
 that behaves as Panel's does.
@@ -163,7 +163,7 @@ IMPORT_OR_EXPORT = re.compile(r"^\s*(?:import|export)\b", re.M)
 def module_function(source: str, known: Iterable[str]) -> str:
     """An ES module (as ``module_source`` keeps it) as a function of ``require`` that runs it and returns its exports.
 
-    ``import { a, b as c } from "explainer/kit";`` becomes ``const { a, b: c } = require("explainer/kit");``
+    ``import { a, b as c } from "explainer/shell";`` becomes ``const { a, b: c } = require("explainer/shell");``
     and ``export function f`` / ``export const X`` lose their ``export``; the names are returned.
     Any other import or export, or an import of a module not in ``known``, raises ValueError.
     """

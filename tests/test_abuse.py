@@ -546,7 +546,7 @@ def test_the_pages_send_only_their_documents_request_document_ready_and_states(p
         buttons = page.locator(".fig button:visible:not(.fig-picture-save, .kchart-save, .predict-toggle)")
         expect(buttons.first).to_be_visible()
         for button in buttons.all()[:30]:
-            # A click's buttons change state in the frame after it (kit.js beforePaint): a reader's next
+            # A click's buttons change state in the frame after it (shell.js beforePaint): a reader's next
             # click comes after that frame.
             page.evaluate("() => new Promise((resolve) => requestAnimationFrame(() => resolve()))")
             if button.is_enabled():

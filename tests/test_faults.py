@@ -34,7 +34,7 @@ def expect_consistent(page) -> list[dict]:
     """Every figure on the page shows numbers that match its own list; returns what they show.
 
     The page is brought to the front first: of this test's two tabs, the one behind paints no frames,
-    and a click draws its rows in the frame after it (kit.js ``beforePaint``), as a reader sees it."""
+    and a click draws its rows in the frame after it (shell.js ``beforePaint``), as a reader sees it."""
     page.bring_to_front()
     shown = read_figures(page)
     assert shown, "no figure on the page"

@@ -28,14 +28,14 @@ def module_names(script: str) -> set[str]:
 
 def test_a_figure_page_carries_only_the_modules_and_figures_it_shows():
     script = runtime.script(["binary"])
-    assert {"binary", "explainer/kit", "explainer/metrics"} <= module_names(script)
+    assert {"binary", "explainer/shell", "explainer/model", "explainer/metrics"} <= module_names(script)
     assert "ndcg" not in module_names(script) and "ndcg" not in runtime.bundle(["binary"])["figures"]
-    assert {"binary", "ndcg", "explainer/kit"} <= module_names(runtime.script())
+    assert {"binary", "ndcg", "explainer/shell"} <= module_names(runtime.script())
 
 
 def test_a_module_becomes_a_function_of_require_that_returns_its_exports():
     source = (
-        'import { a, b as c } from "explainer/kit";\n'
+        'import { a, b as c } from "explainer/shell";\n'
         'import {\nd,\ne,\n} from "explainer/metrics";\n'
         "export function f(x) { return a(x); }\n"
         "export const G = 1;\n"
@@ -43,7 +43,7 @@ def test_a_module_becomes_a_function_of_require_that_returns_its_exports():
         "function inner() {}\n"
     )
     made = runtime.module_function(source, IMPORTED_MODULES)
-    assert 'const { a, b: c } = require("explainer/kit");' in made
+    assert 'const { a, b: c } = require("explainer/shell");' in made
     assert 'const {\nd,\ne,\n} = require("explainer/metrics");' in made
     assert "\nfunction f(x)" in made and "\nconst G = 1;" in made and "\nclass H {}" in made
     assert made.endswith("return { f, G, H };\n}")
@@ -53,11 +53,11 @@ def test_a_module_becomes_a_function_of_require_that_returns_its_exports():
 @pytest.mark.parametrize(
     "line",
     [
-        'import kit from "explainer/kit";',
-        'import * as kit from "explainer/kit";',
+        'import shell from "explainer/shell";',
+        'import * as shell from "explainer/shell";',
         "export { a };",
         "export default function () {}",
-        'export * from "explainer/kit";',
+        'export * from "explainer/shell";',
     ],
 )
 def test_an_import_or_export_the_transform_does_not_know_is_refused(line):
@@ -114,7 +114,7 @@ def test_minified_explainer_js_is_smaller_and_keeps_its_leading_comments_and_str
     lines = script.split("\n")
     assert lines[0] == runtime.COMPILE_HINT  # V8 reads it at the top
     assert lines[1].startswith(f"// explainer.js {explainer.__version__}: ")
-    assert lines[3].startswith('"use strict";(function defineRelevanceFigure(')
+    assert lines[3].startswith('"use strict";(()=>{') and "function defineRelevanceFigure(" in lines[3]
     assert script.count('"use strict"') == 1
     monkeypatch.setattr(runtime, "minified", lambda text: text)
     readable = runtime.script()

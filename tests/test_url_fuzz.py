@@ -1,5 +1,5 @@
 """Generated URL queries, over a thousand per figure: the figure's own parser (its module's
-queryFields with kit.js, run in Node as every page runs it) never throws, always yields a state its
+queryFields with query.js, run in Node as every page runs it) never throws, always yields a state its
 Python class accepts, and explains what it ignored in plain text. (Whole page loads with nasty
 queries are in test_pages.py and test_reliability.py.)"""
 
@@ -21,7 +21,7 @@ from explainer.runtime import view_model
 ROOT = Path(__file__).resolve().parent.parent
 BATCHES, BATCH = 42, 25  # 1,050 queries per figure
 
-# Every figure's URL keys (so that each page also meets the others'), the page's own (kit.js's
+# Every figure's URL keys (so that each page also meets the others'), the page's own (query.js's
 # PAGE_KEYS: a test below checks that none is missing here), and junk.
 PAGE_KEYS = ["present", "theme", "embed", "predict"]
 KEYS = sorted({key.name for page in FIGURES for key in page.url_keys}) + PAGE_KEYS + ["x", "<b>", ""]

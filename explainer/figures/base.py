@@ -68,10 +68,25 @@ MAX_QUERY_LENGTH = 4000
 # through an import map to the Panel views, and built into explainer.js for the tag.
 IMPORTED_MODULES = {
     "explainer/metrics": PACKAGE / "metrics.js",
+    "explainer/dom": HERE / "dom.js",
+    "explainer/settled": HERE / "settled.js",
+    "explainer/query": HERE / "query.js",
+    "explainer/page-url": HERE / "page_url.js",
+    "explainer/model": HERE / "model.js",
+    "explainer/announcer": HERE / "announcer.js",
     "explainer/picture": HERE / "picture.js",
     "explainer/class-address": HERE / "class_address.js",
     "explainer/predict": HERE / "predict.js",
-    "explainer/kit": HERE / "kit.js",
+    "explainer/presenter": HERE / "presenter.js",
+    "explainer/headline": HERE / "headline.js",
+    "explainer/embedded": HERE / "embedded.js",
+    "explainer/card": HERE / "card.js",
+    "explainer/controls": HERE / "controls.js",
+    "explainer/grades": HERE / "grades.js",
+    "explainer/ranked-list": HERE / "ranked_list.js",
+    "explainer/graded-list": HERE / "graded_list.js",
+    "explainer/player": HERE / "player.js",
+    "explainer/shell": HERE / "shell.js",
     "explainer/chart": HERE / "chart.js",
 }
 
@@ -207,7 +222,7 @@ class FigureView(JSComponent):
     # in explainer.js as functions (``explainer.runtime``).
     _modules = IMPORTED_MODULES
     _importmap = IMPORT_MAP
-    _stylesheets = [(HERE / "figures.css").read_text(encoding="utf-8")]
+    _stylesheets = [(HERE / "shell.css").read_text(encoding="utf-8")]
     # Apply a browser change at once: Panel's default waits 50 ms to coalesce edits, which
     # the browser never needs (it sends one state per click) and which doubled the round trip.
     _debounce = 0

@@ -12,19 +12,13 @@ import {
   relevantRanks,
 } from "explainer/metrics";
 import { createKChart, createPrChart } from "explainer/chart";
-import {
-  createCard,
-  createPlayer,
-  createRankedList,
-  createStepper,
-  drawMark,
-  flaggedRanks,
-  h,
-  mountFigure,
-  parseInteger,
-  parseRankFlags,
-  setText,
-} from "explainer/kit";
+import { drawMark, h, setText } from "explainer/dom";
+import { flaggedRanks, parseInteger, parseRankFlags } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createStepper } from "explainer/controls";
+import { createRankedList } from "explainer/ranked-list";
+import { createPlayer } from "explainer/player";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const f = formatNumber;

@@ -134,6 +134,7 @@ class BinaryView(FigureView):
     query = param.String(default=QUERY)
 
     _esm = module_source(HERE / "binary.js")
+    _stylesheets = [*FigureView._stylesheets, (HERE / "binary.css").read_text(encoding="utf-8")]
 
 
 class BinaryFigure(Figure):

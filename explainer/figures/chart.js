@@ -3,7 +3,7 @@
 // it, or the arrow keys move k, which the figure commits through its state like the list's
 // marker. The figure computes every value with metrics.js; the chart only draws them.
 import { formatNumber } from "explainer/metrics";
-import { h, setAttr, setText } from "explainer/kit";
+import { h, setAttr, setText } from "explainer/dom";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 360;
@@ -61,9 +61,77 @@ export function createKChart({ count, label, series, onK }) {
   const legend = h("figcaption", "kchart-legend");
   el.append(key, plot, legend);
 
-  const { step, innerH, x, y, nearest: columnAt, labelled } = kChartScale(count);
+  const scale = kChartScale(count);
+  const { step, x, y, nearest: columnAt } = scale;
 
   // The band behind column k, then the axes, then the series, then the dots.
+  const { band, columnsMax, kTicks } = drawAxes(plot, count, scale);
+  const drawn = createSeries(plot, key, series, count, scale);
+  const dotGroup = svg("g", { class: "kchart-dots" });
+  plot.append(dotGroup);
+  const cursorLabel = svg("text", { class: "kchart-cursor", y: PAD.top + 12, "text-anchor": "middle" });
+  plot.append(cursorLabel);
+
+  let k = 0;
+  const move = (next) => {
+    const to = Math.max(1, Math.min(count, next));
+    if (to !== k) onK(to);
+  };
+  const nearest = (clientX) => {
+    const box = plot.getBoundingClientRect();
+    return columnAt(((clientX - box.left) / box.width) * WIDTH);
+  };
+  followPointer(plot, move, nearest);
+  stepKeys(plot, move, () => k, count);
+
+  let drawnK = 0; // the k drawn, which a figure that draws the chart in the next frame leaves behind k for a moment
+  return {
+    el,
+    /** The figure's k, at once: the keys and the pointer step from it, before the chart is drawn. */
+    follow(nextK) {
+      k = nextK;
+    },
+    update({ k: nextK, values, dots = [], legend: text = "" }) {
+      // Only what changed is written, compared as numbers (each series keeps the values it last
+      // drew): a click moves a few points, and an attribute written again, even to the same
+      // value, costs the browser its style work all the same.
+      k = nextK;
+      if (nextK !== drawnK) {
+        kTicks[drawnK - 1]?.classList.remove("is-current");
+        kTicks[nextK - 1]?.classList.add("is-current");
+        drawnK = nextK;
+        band.setAttribute("x", String(x(k) - step / 2));
+        cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
+        cursorLabel.textContent = `k = ${k}`;
+      }
+      const said = [];
+      for (const s of drawn) {
+        const vs = values[s.key];
+        const shown = `${s.name.replace("k", String(k))} ${s.format(vs[k - 1])}`;
+        setText(s.value, shown);
+        said.push(shown);
+        drawSeries(s, vs, columnsMax, scale);
+      }
+      // The dots are kept and moved; only a change in their number adds or takes away circles.
+      while (dotGroup.children.length > dots.length) dotGroup.lastChild.remove();
+      while (dotGroup.children.length < dots.length) dotGroup.append(svg("circle", { class: "kchart-dot", r: 5 }));
+      dots.forEach(([at, v], j) => {
+        const dot = dotGroup.children[j];
+        if (dot.dataset.k === String(at) && dot.dataset.value === String(v)) return;
+        dot.setAttribute("cx", String(x(at)));
+        dot.setAttribute("cy", String(y(v)));
+        dot.dataset.k = String(at);
+        dot.dataset.value = String(v);
+      });
+      setAttr(plot, "aria-valuenow", String(k));
+      setAttr(plot, "aria-valuetext", `k = ${k}: ${said.join(", ")}`);
+      setText(legend, text);
+    },
+  };
+}
+
+/** The chart's band behind the current column, its grid and value ticks, and a tick under each column. */
+function drawAxes(plot, count, { step, innerH, x, y, labelled }) {
   const band = svg("rect", { class: "kchart-band", y: PAD.top, width: step, height: innerH });
   plot.append(band);
   for (const v of [0, 0.5, 1]) {
@@ -86,7 +154,12 @@ export function createKChart({ count, label, series, onK }) {
     kTicks.push(tick);
     plot.append(tick);
   }
-  const drawn = series.map((given, i) => {
+  return { band, columnsMax, kTicks };
+}
+
+/** Each series' group in the plot and its item in the key: columns, or a line with a point at each k. */
+function createSeries(plot, key, series, count, { step, x }) {
+  return series.map((given, i) => {
     const s = { format: (v) => formatNumber(v), ...given };
     const group = svg("g", { class: `kchart-series kchart-${s.kind} kchart-s${i}`, "data-series": s.key });
     plot.append(group);
@@ -108,22 +181,14 @@ export function createKChart({ count, label, series, onK }) {
     group.append(path, ...points);
     return { ...s, group, path, points, value, last: [] };
   });
-  const dotGroup = svg("g", { class: "kchart-dots" });
-  plot.append(dotGroup);
-  const cursorLabel = svg("text", { class: "kchart-cursor", y: PAD.top + 12, "text-anchor": "middle" });
-  plot.append(cursorLabel);
+}
 
-  let k = 0;
-  const move = (next) => {
-    const to = Math.max(1, Math.min(count, next));
-    if (to !== k) onK(to);
-  };
-  const nearest = (clientX) => {
-    const box = plot.getBoundingClientRect();
-    return columnAt(((clientX - box.left) / box.width) * WIDTH);
-  };
-  // A finger moves k once it is known not to scroll the page: on its first sideways move or when
-  // it lifts (a tap). A vertical swipe is the browser's (touch-action: pan-y), which cancels it.
+/**
+ * The pointer moves k: a mouse or pen at once, a finger once it is known not to scroll the page,
+ * on its first sideways move or when it lifts (a tap). A vertical swipe is the browser's
+ * (touch-action: pan-y), which cancels it.
+ */
+function followPointer(plot, move, nearest) {
   let finger = null; // { id, x, y } from a finger's touch until it moves sideways, lifts or scrolls
   plot.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
@@ -153,13 +218,17 @@ export function createKChart({ count, label, series, onK }) {
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointercancel", () => (finger = null));
+}
+
+/** The arrow keys, Page Up and Down, Home and End step k from `at()`. */
+function stepKeys(plot, move, at, count) {
   const keySteps = {
-    ArrowLeft: () => k - 1,
-    ArrowDown: () => k - 1,
-    ArrowRight: () => k + 1,
-    ArrowUp: () => k + 1,
-    PageDown: () => k - 3,
-    PageUp: () => k + 3,
+    ArrowLeft: () => at() - 1,
+    ArrowDown: () => at() - 1,
+    ArrowRight: () => at() + 1,
+    ArrowUp: () => at() + 1,
+    PageDown: () => at() - 3,
+    PageUp: () => at() + 3,
     Home: () => 1,
     End: () => count,
   };
@@ -169,72 +238,32 @@ export function createKChart({ count, label, series, onK }) {
     event.preventDefault();
     move(to());
   });
+}
 
-  let drawnK = 0; // the k drawn, which a figure that draws the chart in the next frame leaves behind k for a moment
-  return {
-    el,
-    /** The figure's k, at once: the keys and the pointer step from it, before the chart is drawn. */
-    follow(nextK) {
-      k = nextK;
-    },
-    update({ k: nextK, values, dots = [], legend: text = "" }) {
-      // Only what changed is written, compared as numbers (each series keeps the values it last
-      // drew): a click moves a few points, and an attribute written again, even to the same
-      // value, costs the browser its style work all the same.
-      k = nextK;
-      if (nextK !== drawnK) {
-        kTicks[drawnK - 1]?.classList.remove("is-current");
-        kTicks[nextK - 1]?.classList.add("is-current");
-        drawnK = nextK;
-        band.setAttribute("x", String(x(k) - step / 2));
-        cursorLabel.setAttribute("x", String(Math.min(Math.max(x(k), PAD.left + 22), WIDTH - PAD.right - 22)));
-        cursorLabel.textContent = `k = ${k}`;
-      }
-      const said = [];
-      for (const s of drawn) {
-        const vs = values[s.key];
-        const shown = `${s.name.replace("k", String(k))} ${s.format(vs[k - 1])}`;
-        setText(s.value, shown);
-        said.push(shown);
-        const { last } = s;
-        if (s.kind === "columns") {
-          const max = Math.max(...vs, 1e-9);
-          const rescaled = max !== last.max;
-          if (rescaled) columnsMax.textContent = s.format(max);
-          last.max = max;
-          s.bars.forEach((bar, j) => {
-            if (!rescaled && vs[j] === last[j]) return;
-            last[j] = vs[j];
-            bar.setAttribute("y", String(y(vs[j], max)));
-            bar.setAttribute("height", String(PAD.top + innerH - y(vs[j], max)));
-            bar.dataset.value = String(vs[j]);
-          });
-        } else if (vs.some((v, j) => v !== last[j])) {
-          s.path.setAttribute("points", vs.map((v, j) => `${x(j + 1)},${y(v)}`).join(" "));
-          s.points.forEach((point, j) => {
-            if (vs[j] === last[j]) return;
-            last[j] = vs[j];
-            point.setAttribute("cy", String(y(vs[j])));
-            point.dataset.value = String(vs[j]);
-          });
-        }
-      }
-      // The dots are kept and moved; only a change in their number adds or takes away circles.
-      while (dotGroup.children.length > dots.length) dotGroup.lastChild.remove();
-      while (dotGroup.children.length < dots.length) dotGroup.append(svg("circle", { class: "kchart-dot", r: 5 }));
-      dots.forEach(([at, v], j) => {
-        const dot = dotGroup.children[j];
-        if (dot.dataset.k === String(at) && dot.dataset.value === String(v)) return;
-        dot.setAttribute("cx", String(x(at)));
-        dot.setAttribute("cy", String(y(v)));
-        dot.dataset.k = String(at);
-        dot.dataset.value = String(v);
-      });
-      setAttr(plot, "aria-valuenow", String(k));
-      setAttr(plot, "aria-valuetext", `k = ${k}: ${said.join(", ")}`);
-      setText(legend, text);
-    },
-  };
+/** Write a series' values `vs` at k = 1..count, only those that changed; columns rescale to their largest. */
+function drawSeries(s, vs, columnsMax, { innerH, x, y }) {
+  const { last } = s;
+  if (s.kind === "columns") {
+    const max = Math.max(...vs, 1e-9);
+    const rescaled = max !== last.max;
+    if (rescaled) columnsMax.textContent = s.format(max);
+    last.max = max;
+    s.bars.forEach((bar, j) => {
+      if (!rescaled && vs[j] === last[j]) return;
+      last[j] = vs[j];
+      bar.setAttribute("y", String(y(vs[j], max)));
+      bar.setAttribute("height", String(PAD.top + innerH - y(vs[j], max)));
+      bar.dataset.value = String(vs[j]);
+    });
+  } else if (vs.some((v, j) => v !== last[j])) {
+    s.path.setAttribute("points", vs.map((v, j) => `${x(j + 1)},${y(v)}`).join(" "));
+    s.points.forEach((point, j) => {
+      if (vs[j] === last[j]) return;
+      last[j] = vs[j];
+      point.setAttribute("cy", String(y(vs[j])));
+      point.dataset.value = String(vs[j]);
+    });
+  }
 }
 
 const PR_PAD = { left: 30, right: 62, top: 20, bottom: 24 };

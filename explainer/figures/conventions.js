@@ -7,23 +7,13 @@
 // unjudged, gain 0, as trec_eval counts it), and missed_grades holds every judged document outside
 // the list, grade 0 included, so that the figure counts the query's judged documents.
 import { dcgAtK, formatNumber, hitRateAtK, idealGrades, ndcgAtK, recallAtK, relevantRanks } from "explainer/metrics";
-import {
-  createCard,
-  createGradedList,
-  createStepper,
-  dcgSum,
-  drawMark,
-  gradedListFields,
-  gradedListQuery,
-  gradeMark,
-  h,
-  Ignored,
-  mountFigure,
-  parseInteger,
-  parseIntegers,
-  rankedGrades,
-  setText,
-} from "explainer/kit";
+import { drawMark, h, setText } from "explainer/dom";
+import { Ignored, parseInteger, parseIntegers } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createStepper } from "explainer/controls";
+import { dcgSum, gradeMark, rankedGrades } from "explainer/grades";
+import { createGradedList, gradedListFields, gradedListQuery } from "explainer/graded-list";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);

@@ -3,24 +3,14 @@
 // the ideal order. State: { grades: [by document], order: [documents by rank], k, gain }.
 import { dcgAtK, dcgTerms, discount, formatNumber, gainValue, idealGrades, ndcgAtK } from "explainer/metrics";
 import { createKChart } from "explainer/chart";
-import {
-  createCard,
-  createGradedList,
-  createPlayer,
-  createRadioGroup,
-  cumulative,
-  dcgSum,
-  gradedListFields,
-  gradedListQuery,
-  gradeMark,
-  h,
-  mountFigure,
-  parseChoice,
-  parseInteger,
-  promoted,
-  rankedGrades,
-  setText,
-} from "explainer/kit";
+import { h, setText } from "explainer/dom";
+import { parseChoice, parseInteger } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createRadioGroup } from "explainer/controls";
+import { cumulative, dcgSum, gradeMark, rankedGrades } from "explainer/grades";
+import { createGradedList, gradedListFields, gradedListQuery, promoted } from "explainer/graded-list";
+import { createPlayer } from "explainer/player";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const STEP_MS = 900;
@@ -123,24 +113,11 @@ function createIdealTable(count, maxGrade) {
   };
 }
 
-function build(shell) {
-  const { model, limits } = shell;
-  const count = limits.order.length;
-  let current = null;
-
-  const gainSwitch = createRadioGroup(
-    "Gain",
-    "gain",
-    [
-      ["exponential", "exponential (2^g − 1)"],
-      ["linear", "linear (g)"],
-    ],
-    (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
-  );
-
-  const graded = createGradedList(shell, {
-    titles: model.titles,
-    label: `Graded results for the query ${model.query}`,
+/** Figure 2's graded list: each row's gain, discount, discounted gain (with its bar) and DCG so far. */
+function createNdcgList(shell) {
+  return createGradedList(shell, {
+    titles: shell.model.titles,
+    label: `Graded results for the query ${shell.model.query}`,
     headerClass: "ndcg-header",
     columns: [
       ["rl-rank", "#"],
@@ -157,6 +134,24 @@ function build(shell) {
       return [h("span", "num gain-col"), h("span", "num disc-col", f(discount(rank))), dg, h("span", "num cum")];
     },
   });
+}
+
+function build(shell) {
+  const { limits } = shell;
+  const count = limits.order.length;
+  let current = null;
+
+  const gainSwitch = createRadioGroup(
+    "Gain",
+    "gain",
+    [
+      ["exponential", "exponential (2^g − 1)"],
+      ["linear", "linear (g)"],
+    ],
+    (gain) => commit({ ...shell.state(), gain }, { keepTour: true }),
+  );
+
+  const graded = createNdcgList(shell);
   const tour = createTour(shell, graded.list, () => current, (next) => commit(next, { keepTour: true }));
   shell.controls(gainSwitch.el, tour.el);
   const left = h("div", "fig-list");

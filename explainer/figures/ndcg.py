@@ -104,6 +104,7 @@ class NdcgView(FigureView):
     query = param.String(default=QUERY)
 
     _esm = module_source(HERE / "ndcg.js")
+    _stylesheets = [*FigureView._stylesheets, (HERE / "ndcg.css").read_text(encoding="utf-8")]
 
 
 class NdcgFigure(Figure):

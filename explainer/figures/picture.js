@@ -2,7 +2,7 @@
 // twice its pixel size, made in the browser with no library and no network.
 //
 // The frame is laid out once as presenter view lays it out, without its controls (the class
-// `picturing`, figures.css), and copied with every element's computed style written into it
+// `picturing`, shell.css), and copied with every element's computed style written into it
 // (figures draw in shadow roots, so no stylesheet of the page could be carried along). The copy
 // goes into an SVG <foreignObject>: that is the SVG file. The PNG is that SVG drawn on a canvas;
 // a self-contained data: SVG does not taint the canvas in Chromium. Fonts are the page's own
@@ -45,7 +45,7 @@ export function themeOf(frame) {
 
 /**
  * Two buttons that save the figure in `frame` as it stands: PNG (for slides) and SVG.
- * `name()` gives the file name without its theme and extension. On a phone's screen (figures.css) the two
+ * `name()` gives the file name without its theme and extension. On a phone's screen (shell.css) the two
  * fold under one "Save picture" button that shows them, so that a phone's header stays short.
  */
 export function createPictureButtons(frame, name) {

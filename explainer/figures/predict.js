@@ -103,30 +103,7 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
   const asking = () => `Numbers hidden. Guess ${listed(current.map((t) => t.label))}, then press Reveal.`;
 
   function guessRow(target) {
-    if (!guesses.has(target.key)) {
-      const row = node("div", "predict-guess");
-      row.dataset.predict = target.key;
-      const label = node("label", "predict-label");
-      const words = node("span", "predict-words");
-      const input = node("input", "predict-input");
-      Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false, maxLength: 12 });
-      input.placeholder = "0 to 1";
-      // Enter reveals; the arrow keys pick a guess, a step at a time, as on a slider.
-      input.addEventListener("keydown", (event) => {
-        const step = { ArrowUp: STEP, ArrowDown: -STEP }[event.key];
-        if (event.key === "Enter") show();
-        else if (step) input.value = formatNumber(stepped(input.value, step));
-        else return;
-        event.preventDefault();
-        input.removeAttribute("aria-invalid");
-      });
-      input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
-      label.append(words, input);
-      const result = node("p", "predict-result");
-      result.hidden = true;
-      row.append(label, result);
-      guesses.set(target.key, { row, words, input, result });
-    }
+    if (!guesses.has(target.key)) guesses.set(target.key, createGuessRow(target.key, show));
     return guesses.get(target.key);
   }
 
@@ -144,26 +121,8 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
 
   /** Check every guess; with at least one, and none malformed, show the numbers and each guess's distance. */
   function show() {
-    const read = current.map((t) => ({ t, g: guesses.get(t.key), parsed: parseGuess(guesses.get(t.key).input.value) }));
-    const bad = read.find((r) => r.parsed.problem);
-    if (bad) {
-      bad.g.input.setAttribute("aria-invalid", "true");
-      status.textContent = `${bad.t.label}: ${bad.parsed.problem}`;
-      bad.g.input.focus();
-      return;
-    }
-    if (read.every((r) => r.parsed.value === null)) {
-      status.textContent = "Type a guess first: a number from 0 to 1.";
-      read[0]?.g.input.focus();
-      return;
-    }
-    const said = read.map(({ t, g, parsed }) => {
-      const judged = judgeGuess(parsed.value, t.value);
-      g.result.textContent = `${t.label} = ${judged.text}`;
-      g.result.classList.toggle("is-right", judged.right);
-      g.result.hidden = false;
-      return g.result.textContent;
-    });
+    const said = judgeGuesses(current, guesses, status);
+    if (!said) return;
     revealed = true;
     status.textContent = "";
     mode();
@@ -236,4 +195,59 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
 /** A card's hidden value: the card (createCard's parts) holds the guess; its formula and note hide. */
 export function cardTarget(key, card, label, value) {
   return { key, label, value, el: card.el, hide: [card.formula, card.note].filter(Boolean) };
+}
+
+/** A guess's row: its label, its input (Enter calls `onEnter`), the line that judges it. */
+function createGuessRow(key, onEnter) {
+  const row = node("div", "predict-guess");
+  row.dataset.predict = key;
+  const label = node("label", "predict-label");
+  const words = node("span", "predict-words");
+  const input = node("input", "predict-input");
+  Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false, maxLength: 12 });
+  input.placeholder = "0 to 1";
+  // Enter reveals; the arrow keys pick a guess, a step at a time, as on a slider.
+  input.addEventListener("keydown", (event) => {
+    const step = { ArrowUp: STEP, ArrowDown: -STEP }[event.key];
+    if (event.key === "Enter") onEnter();
+    else if (step) input.value = formatNumber(stepped(input.value, step));
+    else return;
+    event.preventDefault();
+    input.removeAttribute("aria-invalid");
+  });
+  input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  label.append(words, input);
+  const result = node("p", "predict-result");
+  result.hidden = true;
+  row.append(label, result);
+  return { row, words, input, result };
+}
+
+/**
+ * Judge every guess of `targets` (their rows in `guesses`): with at least one, and none malformed,
+ * each row says its distance, and the sentences are returned; otherwise `status` says what is
+ * wrong, the input in question takes the focus, and null is returned.
+ */
+function judgeGuesses(targets, guesses, status) {
+  const read = targets.map((t) => ({ t, g: guesses.get(t.key), parsed: parseGuess(guesses.get(t.key).input.value) }));
+  const bad = read.find((r) => r.parsed.problem);
+  if (bad) {
+    bad.g.input.setAttribute("aria-invalid", "true");
+    status.textContent = `${bad.t.label}: ${bad.parsed.problem}`;
+    bad.g.input.focus();
+    return null;
+  }
+  if (read.every((r) => r.parsed.value === null)) {
+    status.textContent = "Type a guess first: a number from 0 to 1.";
+    read[0]?.g.input.focus();
+    return null;
+  }
+  const said = read.map(({ t, g, parsed }) => {
+    const judged = judgeGuess(parsed.value, t.value);
+    g.result.textContent = `${t.label} = ${judged.text}`;
+    g.result.classList.toggle("is-right", judged.right);
+    g.result.hidden = false;
+    return g.result.textContent;
+  });
+  return said;
 }

@@ -3,7 +3,10 @@
 // or MAP) and the median are lines across the bars; the lowest queries are called out.
 // State: { a: [[relevant ranks] per query], b: same for a second system or [], measure: "rr" | "ap" }.
 import { averagePrecision, formatNumber, meanAveragePrecision, meanReciprocalRank, median, reciprocalRank } from "explainer/metrics";
-import { createRadioGroup, h, Ignored, mountFigure, parseChoice, parseIntegers, setAttr, setText } from "explainer/kit";
+import { h, setAttr, setText } from "explainer/dom";
+import { Ignored, parseChoice, parseIntegers } from "explainer/query";
+import { createRadioGroup } from "explainer/controls";
+import { mountFigure } from "explainer/shell";
 
 const SYSTEMS = ["a", "b"];
 const NAMES = { a: "System A", b: "System B" };

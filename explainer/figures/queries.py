@@ -82,6 +82,7 @@ class QueriesView(FigureView):
     presets = param.Dict(default=PRESETS, constant=True)
 
     _esm = module_source(HERE / "queries.js")
+    _stylesheets = [*FigureView._stylesheets, (HERE / "queries.css").read_text(encoding="utf-8")]
 
 
 class QueriesFigure(Figure):

@@ -4,17 +4,11 @@
 // switch the embedding model to one that matches the wrong kind of text.
 // State: { model: one of the models' names, missed_neighbours: [ranks of the exact neighbours] }.
 import { formatNumber, precisionAtK, recallAtK } from "explainer/metrics";
-import {
-  createCard,
-  createRadioGroup,
-  describedBy,
-  drawMark,
-  h,
-  mountFigure,
-  parseChoice,
-  parseIntegers,
-  setText,
-} from "explainer/kit";
+import { describedBy, drawMark, h, setText } from "explainer/dom";
+import { parseChoice, parseIntegers } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createRadioGroup } from "explainer/controls";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);

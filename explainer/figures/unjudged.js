@@ -3,24 +3,14 @@
 // condensed list) or reveal the grades a judge gives them later, and watch Judged@k, P@k
 // and NDCG@k move. State: { grades, judged, k, unjudged_as: "nonrelevant" | "condensed", reveal }.
 import { dcgAtK, formatNumber, idealGrades, ndcgAtK, precisionAtK, relevantRanks } from "explainer/metrics";
-import {
-  createCard,
-  createGradeSelect,
-  createPlayer,
-  createRadioGroup,
-  createRankedList,
-  drawMark,
-  flaggedRanks,
-  gradeMark,
-  h,
-  Ignored,
-  mountFigure,
-  parseChoice,
-  parseGradeList,
-  parseInteger,
-  parseRankFlags,
-  setText,
-} from "explainer/kit";
+import { drawMark, h, setText } from "explainer/dom";
+import { flaggedRanks, Ignored, parseChoice, parseGradeList, parseInteger, parseRankFlags } from "explainer/query";
+import { createCard } from "explainer/card";
+import { createGradeSelect, createRadioGroup } from "explainer/controls";
+import { gradeMark } from "explainer/grades";
+import { createRankedList } from "explainer/ranked-list";
+import { createPlayer } from "explainer/player";
+import { mountFigure } from "explainer/shell";
 import { cardTarget } from "explainer/predict";
 
 const f = (x) => formatNumber(x);
@@ -92,6 +82,32 @@ function describeRow(state, i, leftOut, maxGrade) {
   if (state.judged[i]) return { symbol: dots, words: String(grade), said: `Judged, grade ${grade}.` };
   if (state.reveal) return { symbol: `? → ${dots}`, words: String(grade), said: `Not judged; a judge later gives it ${grade}.` };
   return { symbol: "?", words: leftOut ? "left out" : "counts as 0", said: "Not judged." };
+}
+
+/** Each row as `state` has it: judged or not, left out or not, its rank in the condensed list, its grade's menu. */
+function drawRows(list, selects, state, maxGrade) {
+  const condensed = state.unjudged_as === "condensed";
+  let condensedRank = 0;
+  scoredGrades(state).forEach((scored, i) => {
+    const known = scored !== null;
+    const leftOut = !known && condensed;
+    if (known) condensedRank += 1;
+    const row = list.rows[i];
+    row.classList.toggle("is-unjudged", !state.judged[i]);
+    row.classList.toggle("is-left-out", leftOut);
+    row.dataset.grade = known ? String(scored) : "";
+    const button = list.buttons[i];
+    const moved = condensed && known && condensedRank !== i + 1;
+    setText(button.querySelector(".rl-rank"), moved ? `${i + 1}→${condensedRank}` : String(i + 1));
+    const { symbol, words, said } = describeRow(state, i, leftOut, maxGrade);
+    const judgment = button.querySelector(".judgment");
+    if (judgment.textContent !== `${symbol} ${words}`) drawMark(judgment, symbol, words);
+    button.setAttribute("aria-pressed", String(state.judged[i]));
+    const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
+    list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
+    selects[i].value = known ? String(state.grades[i]) : "";
+    selects[i].disabled = !known;
+  });
 }
 
 function build(shell) {
@@ -169,28 +185,7 @@ function build(shell) {
   function update(state) {
     const now = readout(state, model.outside);
     list.update(state.k);
-    const condensed = state.unjudged_as === "condensed";
-    let condensedRank = 0;
-    scoredGrades(state).forEach((scored, i) => {
-      const known = scored !== null;
-      const leftOut = !known && condensed;
-      if (known) condensedRank += 1;
-      const row = list.rows[i];
-      row.classList.toggle("is-unjudged", !state.judged[i]);
-      row.classList.toggle("is-left-out", leftOut);
-      row.dataset.grade = known ? String(scored) : "";
-      const button = list.buttons[i];
-      const moved = condensed && known && condensedRank !== i + 1;
-      setText(button.querySelector(".rl-rank"), moved ? `${i + 1}→${condensedRank}` : String(i + 1));
-      const { symbol, words, said } = describeRow(state, i, leftOut, limits.grades.max_grade);
-      const judgment = button.querySelector(".judgment");
-      if (judgment.textContent !== `${symbol} ${words}`) drawMark(judgment, symbol, words);
-      button.setAttribute("aria-pressed", String(state.judged[i]));
-      const action = `Press to mark it ${state.judged[i] ? "not judged." : "judged."}`;
-      list.describe(i + 1, `Rank ${i + 1}. ${said} ${action}`);
-      selects[i].value = known ? String(state.grades[i]) : "";
-      selects[i].disabled = !known;
-    });
+    drawRows(list, selects, state, limits.grades.max_grade);
     for (const [key, card] of Object.entries(cards)) setText(card.formula, now[key]);
     setText(cards.ndcgText.note, now.poolText);
     policy.set(state.unjudged_as);

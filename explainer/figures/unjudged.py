@@ -87,6 +87,7 @@ class UnjudgedView(FigureView):
     outside = param.List(default=list(OUTSIDE_JUDGED), item_type=int, constant=True)
 
     _esm = module_source(HERE / "unjudged.js")
+    _stylesheets = [*FigureView._stylesheets, (HERE / "unjudged.css").read_text(encoding="utf-8")]
 
 
 class UnjudgedFigure(Figure):

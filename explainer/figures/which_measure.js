@@ -11,7 +11,9 @@ import {
   recallAtK,
   reciprocalRank,
 } from "explainer/metrics";
-import { h, Ignored, mountFigure, parseChoice } from "explainer/kit";
+import { h } from "explainer/dom";
+import { Ignored, parseChoice } from "explainer/query";
+import { mountFigure } from "explainer/shell";
 
 // Two values are the same only when they are equal, not when they round alike: AP 0.1964 and
 // 0.2000 both show as 0.20. The tolerance absorbs floating-point rounding and nothing more.

@@ -162,6 +162,7 @@ class WhichMeasureView(FigureView):
     )
 
     _esm = module_source(HERE / "which_measure.js")
+    _stylesheets = [*FigureView._stylesheets, (HERE / "which_measure.css").read_text(encoding="utf-8")]
 
 
 class WhichMeasureFigure(Figure):

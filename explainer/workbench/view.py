@@ -89,11 +89,24 @@ class WorkbenchView(FigureView):
         "explainer/binary": FIGURES / "binary.js",
         "explainer/conventions": FIGURES / "conventions.js",
         "explainer/workbench-values": HERE / "values.js",
+        "explainer/workbench-elements": HERE / "elements.js",
+        "explainer/workbench-live": HERE / "live.js",
+        "explainer/workbench-status": HERE / "status.js",
+        "explainer/workbench-upload": HERE / "upload.js",
+        "explainer/workbench-summary": HERE / "summary.js",
+        "explainer/workbench-differ": HERE / "differ.js",
+        "explainer/workbench-distributions": HERE / "distributions.js",
+        "explainer/workbench-queries-table": HERE / "queries_table.js",
+        "explainer/workbench-query-values": HERE / "query_values.js",
+        "explainer/workbench-terms": HERE / "terms.js",
+        "explainer/workbench-lists": HERE / "lists.js",
+        "explainer/workbench-query-figures": HERE / "query_figures.js",
+        "explainer/workbench-query-pane": HERE / "query_pane.js",
     }
     _importmap = import_map(_modules)
     _esm = module_source(HERE / "workbench.js")
-    _stylesheets = [
-        *ConventionsView._stylesheets,
+    # The shared look, then the two figures' own (as each figure's view orders them), then the workbench's.
+    _stylesheets = list(dict.fromkeys([*BinaryView._stylesheets, *ConventionsView._stylesheets])) + [
         (HERE / "workbench.css").read_text(encoding="utf-8"),
     ]
 

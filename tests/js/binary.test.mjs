@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatNumber as f } from "explainer/metrics";
-import { stateFromQuery } from "explainer/kit";
+import { stateFromQuery } from "explainer/query";
 import { everyK, flip, queryFields, readout, toQuery } from "../../explainer/figures/binary.js";
 
 const LIMITS = { relevant: { length: 12 }, k: { min: 1, max: 12 }, missed: { min: 0, max: 12 } };

@@ -2,7 +2,7 @@
 // ideal order, and its URL keys. Expected values are the article's, written out.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { stateFromQuery } from "explainer/kit";
+import { stateFromQuery } from "explainer/query";
 import { firstInversion, queryFields, readout, swapsToIdeal, toQuery } from "../../explainer/figures/ndcg.js";
 
 const GRADES = [1, 3, 0, 2, 0, 3, 1, 2];

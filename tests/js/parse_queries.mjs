@@ -1,9 +1,9 @@
 // A figure's own URL parser as a process, for the link fuzzing in tests/test_url_fuzz.py: Python
 // sends the figure's name and model (a JSON line), then URL queries, one JSON string a line; each
-// answer is the line {state, ignored} that kit.stateFromQuery gives for it, or {error} if it threw.
+// answer is the line {state, ignored} that query.js' stateFromQuery gives for it, or {error} if it threw.
 // Run as `node --import ./tests/js/register.mjs tests/js/parse_queries.mjs`.
 import { createInterface } from "node:readline";
-import { PAGE_KEYS, stateFromQuery } from "explainer/kit";
+import { PAGE_KEYS, stateFromQuery } from "explainer/query";
 
 const FILES = {
   binary: "binary.js",

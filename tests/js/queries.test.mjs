@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatNumber as f } from "explainer/metrics";
-import { stateFromQuery } from "explainer/kit";
+import { stateFromQuery } from "explainer/query";
 import { gradesOf, queryFields, systemReadout, toQuery } from "../../explainer/figures/queries.js";
 
 const LIMITS = {

@@ -1,4 +1,4 @@
-// A resolve hook: the modules' bare names (`explainer/kit`) to their files, as the pages' import map
+// A resolve hook: the modules' bare names (`explainer/shell`) to their files, as the pages' import map
 // does. modules.json is the map; tests/test_node.py checks that it is the project's own.
 import { readFileSync } from "node:fs";
 

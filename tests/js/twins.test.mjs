@@ -3,7 +3,8 @@
 // the same values, and each figure's default state written into a link and read back unchanged.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { promoted, stateFromQuery } from "explainer/kit";
+import { stateFromQuery } from "explainer/query";
+import { promoted } from "explainer/graded-list";
 import * as binary from "../../explainer/figures/binary.js";
 import * as ndcg from "../../explainer/figures/ndcg.js";
 import * as queries from "../../explainer/figures/queries.js";

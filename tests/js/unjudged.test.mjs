@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatNumber as f } from "explainer/metrics";
-import { stateFromQuery } from "explainer/kit";
+import { stateFromQuery } from "explainer/query";
 import { queryFields, readout, scoredGrades, toQuery } from "../../explainer/figures/unjudged.js";
 
 // The article's list (ranks 2, 3 and 7 unjudged) and the judged documents outside it.

@@ -4,6 +4,9 @@
 import js from "@eslint/js";
 import globals from "globals";
 
+// No function longer than a screen and a half: one that long holds more than one concept.
+const MAX_LINES = { max: 100, skipBlankLines: true, skipComments: true };
+
 export default [
   {
     // Patterns are relative to the working directory: ./serve.sh runs ESLint from the repository.
@@ -15,6 +18,7 @@ export default [
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
       "prefer-const": "error",
       eqeqeq: ["error", "always"],
+      "max-lines-per-function": ["error", MAX_LINES],
     },
   },
   {
@@ -27,6 +31,7 @@ export default [
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
       "prefer-const": "error",
       eqeqeq: ["error", "always"],
+      "max-lines-per-function": ["error", MAX_LINES],
     },
   },
   {
@@ -38,6 +43,13 @@ export default [
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
       "prefer-const": "error",
       eqeqeq: ["error", "always"],
+      "max-lines-per-function": ["error", MAX_LINES],
     },
+  },
+  {
+    // The served pages' link to Python, which the class issue replaces whole ("move it, don't
+    // polish it", issue 26): its one long function goes with it.
+    files: ["explainer/figures/connection.js"],
+    rules: { "max-lines-per-function": "off" },
   },
 ];

@@ -210,7 +210,7 @@ class ShownFigure:
 def read_figures(target, root_selector: str = ":root") -> list[dict]:
     """What every binary and NDCG figure under ``root_selector`` shows (``target`` is a page or frame),
     read in the next animation frame, as a reader sees it: a click draws its numbers at once and its
-    rows and charts just before that frame paints (kit.js ``beforePaint``)."""
+    rows and charts just before that frame paints (shell.js ``beforePaint``)."""
     return target.evaluate(
         f"""async (rootSelector) => {{
             await new Promise((resolve) => {{ requestAnimationFrame(() => resolve()); setTimeout(resolve, 200); }});

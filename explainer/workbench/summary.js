@@ -1,0 +1,53 @@
+// The gate's verdict over each measure's means, difference, interval, wins, tests.
+import { h, setText } from "explainer/dom";
+import { f4, section, signed } from "explainer/workbench-elements";
+
+export function createSummary() {
+  const { box } = section("The means, and whether the candidate ships", "wb-summary");
+  const gate = h("p", "wb-gate");
+  const tableEl = h("table", "wb-means");
+  const whatIfNote = h("p", "wb-note wb-whatif-note");
+  const summaries = h("div", "wb-summaries");
+  box.append(gate, tableEl, whatIfNote, summaries);
+  return {
+    el: box,
+    draw(table, live) {
+      const two = table.runs.length === 2;
+      const c = table.comparison;
+      gate.hidden = !c;
+      if (c) {
+        setText(gate, c.gate.reason);
+        gate.dataset.ships = String(c.gate.ships);
+      }
+      const heads = ["Measure", ...table.runs.map((run) => `${run.role === "run" ? "mean" : run.role}`)];
+      if (two) heads.push("difference", `${Math.round((Object.values(c.measures)[0]?.confidence ?? 0.95) * 100)}% interval`, "wins / ties / losses", "p (t-test)", "p (randomization)");
+      const thead = h("thead");
+      const hr = h("tr");
+      for (const text of heads) hr.append(h("th", "", text));
+      thead.append(hr);
+      const tbody = h("tbody");
+      table.measures.forEach((m, j) => {
+        const tr = h("tr");
+        tr.dataset.measure = m.name;
+        const th = h("th", "", m.label);
+        th.scope = "row";
+        tr.append(th);
+        const means = table.runs.map((_, r) => live.mean(r, j));
+        for (const mean of means) tr.append(h("td", "num", f4(mean)));
+        if (two) {
+          const s = c.measures[m.name];
+          const p = (x) => (x === null ? "n/a" : x < 0.0001 ? x.toExponential(1) : f4(x));
+          const ci = s.ci_low === null ? "n/a" : `[${signed(s.ci_low)}, ${signed(s.ci_high)}]`;
+          tr.append(h("td", "num wb-delta", signed(means[1] - means[0])), h("td", "num", ci));
+          tr.append(h("td", "num", `${s.wins} / ${s.ties} / ${s.losses}`), h("td", "num", p(s.t_p)), h("td", "num", p(s.randomization_p)));
+        }
+        tbody.append(tr);
+      });
+      tableEl.replaceChildren(thead, tbody);
+      const n = live.whatIfCount();
+      whatIfNote.hidden = !n;
+      setText(whatIfNote, n ? `The means include your what-if changes to ${n} ${n === 1 ? "query" : "queries"}; the interval, the counts, the p-values and the verdict are of the files as loaded.` : "");
+      summaries.replaceChildren(...table.runs.flatMap((run) => run.summary.map((line) => h("p", "wb-note", `${run.role === "run" ? "" : `${run.role}: `}${line}`))));
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// Uploads from the workbench's page: files dropped or picked, sent to upload.py in pieces.
+import { h } from "explainer/dom";
+
+const SLOTS = [
+  ["qrels", "Judgments (qrels)", "qid iter docid grade"],
+  ["baseline", "Run: the baseline", "qid Q0 docid rank score tag"],
+  ["candidate", "Run: the candidate (optional)", "the same, for a second system"],
+  ["topics", "Query texts (optional)", "qid, a tab, the text"],
+  ["documents", "Document titles (optional)", "docid, a tab, the title"],
+];
+
+export function createUpload(model, statusBox) {
+  const limits = model.upload_limits;
+  const el = h("details", "wb-upload");
+  const summaryLine = h("summary", "", "Use your own files");
+  const mb = (bytes) => `${(bytes / 2 ** 20).toLocaleString("en")} MB`;
+  const note = h(
+    "p",
+    "wb-note",
+    `Files stay in this page's session on the server, for you alone, until you close the page; nothing is written to disk. Each file at most ${mb(limits.max_file_bytes)} (gzipped files are fine, up to ${mb(limits.max_unpacked_bytes)} unpacked).`,
+  );
+  el.append(summaryLine, note);
+  for (const [slot, label, format] of SLOTS) {
+    const zone = h("label", "wb-drop");
+    zone.dataset.slot = slot;
+    const input = h("input");
+    input.type = "file";
+    input.className = "wb-file";
+    zone.append(h("span", "wb-drop-label", label), h("span", "wb-drop-format", format), input);
+    zone.append(h("span", "wb-drop-hint", "Drop a file here, or choose one"));
+    input.addEventListener("change", () => input.files[0] && send(slot, input.files[0]));
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.classList.add("is-over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("is-over"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("is-over");
+      const file = event.dataTransfer?.files?.[0];
+      if (file) send(slot, file);
+    });
+    el.append(zone);
+  }
+
+  // A file goes in pieces, each sent when the server has the one before: the page shows how far
+  // it is, and no message is larger than upload_limits.chunk_bytes of the file. Files chosen while
+  // one is on its way wait their turn (qrels and a run may be dropped back to back).
+  let queue = Promise.resolve();
+  function send(slot, file) {
+    queue = queue.then(() => sendNow(slot, file));
+  }
+
+  async function sendNow(slot, file) {
+    if (file.size > limits.max_file_bytes) {
+      statusBox.show({ kind: "error", lines: [`${file.name}: ${mb(file.size)} is more than the ${mb(limits.max_file_bytes)} a file may have here. Evaluate it from the command line: relevance-explainer evaluate … --serve.`] });
+      return;
+    }
+    const chunk = limits.chunk_bytes;
+    const pieces = Math.max(1, Math.ceil(file.size / chunk));
+    try {
+      await request({ type: "start", slot, name: file.name.slice(0, 200), size: file.size, pieces });
+      for (let i = 0; i < pieces; i++) {
+        const bytes = new Uint8Array(await file.slice(i * chunk, (i + 1) * chunk).arrayBuffer());
+        statusBox.show({ kind: "busy", lines: [`Sending ${file.name}…`], done: i, total: pieces });
+        await request({ type: "chunk", slot, index: i, data: toBase64(bytes) });
+      }
+      model.send_msg({ type: "end", slot });
+    } catch (error) {
+      statusBox.show({ kind: "error", lines: [`${file.name} did not arrive: ${error.message}`] });
+    }
+  }
+
+  // One message, then wait for the server's answer to it.
+  let waiting = null;
+  model.on("msg:custom", (msg) => {
+    if (!waiting) return;
+    const { resolve, reject } = waiting;
+    waiting = null;
+    if (msg.ok) resolve();
+    else reject(new Error(msg.error ?? "the server refused it"));
+  });
+  function request(msg) {
+    return new Promise((resolve, reject) => {
+      waiting = { resolve, reject };
+      model.send_msg(msg);
+    });
+  }
+  return { el };
+}
+
+function toBase64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
