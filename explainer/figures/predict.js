@@ -5,7 +5,7 @@
 // guess was. A change to the figure hides the numbers again. While they are hidden, nothing else
 // says them either: the live region and the narrow screen's headline bar say what to guess.
 //
-// It imports only the metrics module: kit.js imports it (mountFigure makes one per figure).
+// It imports only the metrics module: shell.js imports it (mountFigure makes one per figure).
 import { formatNumber } from "explainer/metrics";
 
 const HIDDEN = "predict-hidden"; // a node hidden until Reveal

@@ -1,11 +1,11 @@
 // What a figure page does with a bad link, as its own parser has it (each module's queryFields with
-// kit.js's stateFromQuery and ignoredPageKeys, the calls a page makes before it draws): the sentence
+// query.js's stateFromQuery and ignoredPageKeys, the calls a page makes before it draws): the sentence
 // for each value ignored, and the state the rest of the link still sets. These cases ran in
 // Chromium, one page load each (test_pages.py's malformed links, test_conventions_figure.py's bad
 // link values); a page showing such a notice as text, escaped, and working on is still checked there.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ignoredPageKeys, stateFromQuery } from "explainer/kit";
+import { ignoredPageKeys, stateFromQuery } from "explainer/query";
 import * as binary from "../../explainer/figures/binary.js";
 import * as ndcg from "../../explainer/figures/ndcg.js";
 import * as conventions from "explainer/conventions";
