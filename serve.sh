@@ -116,10 +116,14 @@ case "${1:-}" in
     shift
     ensure_installed test
     # The slow tests' own tools (JupyterLab, MkDocs, ranx: pyproject's "slow" extra) are installed
-    # only for a run that asks for them, as .ci/run's slow step does with -m slow.
-    case " $* " in
-      *slow*) ensure_installed slow ;;
-    esac
+    # only for a run that asks for slow tests (.ci/run's -m slow), not for one that leaves them
+    # out (its reverse-order step's -m "browser and not slow").
+    for arg in "$@"; do
+      case $arg in
+        *"not slow"*) ;;
+        *slow*) ensure_installed slow ;;
+      esac
+    done
     lint
     # The whole run includes the Node tests; a run given pytest arguments (one file, -k, -m slow)
     # is a part of the suite, so it leaves them to ./serve.sh test-js and says so.
