@@ -25,8 +25,15 @@ ensure_installed() {
   want=$(sha256sum pyproject.toml | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "Installing the explainer${extra:+ with its $extra tools} into $VENV ..." >&2
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
-    "$VENV/bin/python" -m pip install --quiet -e ".${extra:+[$extra]}" >&2
+    # An editable install from pyproject.toml alone needs pip 21.3 (PEP 660); a newer venv's pip
+    # has it, and asking the index for the latest pip cost every fresh clone a download.
+    if ! "$VENV/bin/python" -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))'; then
+      "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
+    fi
+    # --no-compile: Python writes the bytecode of what is imported, when it is first imported;
+    # compiling every file of every package up front (JupyterLab's server, Panel's and Bokeh's
+    # trees) was a good part of the install, for files no run imports.
+    "$VENV/bin/python" -m pip install --quiet --no-compile -e ".${extra:+[$extra]}" >&2
     echo "$want" >"$stamp"
   fi
 }
@@ -49,7 +56,7 @@ lint() {
   want=$(sha256sum tests/lint/package-lock.json | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "Installing ESLint into tests/lint/node_modules ..." >&2
-    if ! (cd tests/lint && npm ci --no-audit --no-fund --loglevel=error >&2); then
+    if ! (cd tests/lint && npm ci --prefer-offline --no-audit --no-fund --loglevel=error >&2); then
       echo "Could not install ESLint (is the npm registry reachable?): skipping it, so the JavaScript is not linted." >&2
       return 0
     fi
@@ -108,6 +115,15 @@ case "${1:-}" in
   test)
     shift
     ensure_installed test
+    # The slow tests' own tools (JupyterLab, MkDocs, ranx: pyproject's "slow" extra) are installed
+    # only for a run that asks for slow tests (.ci/run's -m slow), not for one that leaves them
+    # out (its reverse-order step's -m "browser and not slow").
+    for arg in "$@"; do
+      case $arg in
+        *"not slow"*) ;;
+        *slow*) ensure_installed slow ;;
+      esac
+    done
     lint
     # The whole run includes the Node tests; a run given pytest arguments (one file, -k, -m slow)
     # is a part of the suite, so it leaves them to ./serve.sh test-js and says so.

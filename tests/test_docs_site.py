@@ -58,6 +58,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def docs_site(tmp_path_factory, exported_site):
     """The built site served on a free port of 127.0.0.1; yields its address."""
+    pytest.importorskip("mkdocs", reason="MkDocs is not installed: ./serve.sh test -m slow installs it")
     root = tmp_path_factory.mktemp("docs-project")
     (root / "docs").mkdir()
     shutil.copy(exported_site / "explainer.js", root / "docs" / "explainer.js")

@@ -66,6 +66,7 @@ def jupyterlab(tmp_path):
 
     from support.server import answers, free_port, wait_until
 
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed: ./serve.sh test -m slow installs it")
     cells = [*readme_notebook_cells(), "print(figure.state.order)"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -155,11 +155,15 @@ def explainer(workdir):
 @pytest.fixture
 def proxied(workdir, explainer):
     """Start nginx with ``block`` (the README's by default, on ``port`` or a free one) in front of the
-    module's explainer, or of one of its own when given ``args``; stopped at the end."""
+    module's explainer, of one of its own when given ``args``, or of ``upstream``, one started before
+    in the same test; all stopped at the end."""
     running = []
 
-    def start(block: str | None = None, args: tuple[str, ...] = (), port: int | None = None) -> tuple[Explainer, Nginx]:
-        upstream = explainer
+    def start(
+        block: str | None = None, args: tuple[str, ...] = (), port: int | None = None, upstream: Explainer | None = None
+    ) -> tuple[Explainer, Nginx]:
+        if upstream is None:
+            upstream = explainer
         if args:
             upstream = Explainer(workdir, *args)
             running.append(upstream)
@@ -243,11 +247,15 @@ def test_nginx_passing_host_without_its_port_leaves_python_out_and_says_why(page
 def test_allow_origin_names_the_public_port_when_the_address_has_one(page, proxied):
     """Behind a proxy that sends its own Host, --allow-origin HOST means HOST:80; the port must be given."""
     block = readme_nginx_block().replace("$http_host", "$host")
-    _, nginx = proxied(block, ("--allow-origin", "127.0.0.1"))
+    # One explainer allowing both (a second one cost this test a start-up of half a minute under
+    # load): the bare host lets no page of another port in, the host with the port lets its own.
+    port, other = free_port(), free_port()
+    while other == port:
+        other = free_port()
+    upstream, nginx = proxied(block, ("--allow-origin", "127.0.0.1", "--allow-origin", f"127.0.0.1:{port}"), other)
     websocket, _ = open_figure(page, nginx.url + "/binary")
     assert_unreachable(page, websocket)
-    port = free_port()
-    _, nginx = proxied(block, ("--allow-origin", f"127.0.0.1:{port}"), port)
+    _, nginx = proxied(block, port=port, upstream=upstream)
     websocket, shown = open_figure(page, nginx.url + "/binary")
     assert shown and clicks_reach_the_server(page, websocket)
 

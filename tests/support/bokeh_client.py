@@ -17,8 +17,6 @@ import time
 import uuid
 from typing import Any
 
-from explainer.figures.binary import BinaryState
-
 
 def as_map(value: Any) -> Any:
     """A plain dict as Bokeh serializes it."""
@@ -125,6 +123,10 @@ class BokehClient:
 
     async def click(self, rank: int, timeout: float = 30.0) -> None:
         """Flip the row at ``rank`` (1-based) and send the new state; record the time to the OK."""
+        # Imported here, not above: the abuse tests' reader (support/reader.py) takes this
+        # module's protocol pieces and must not wait for Panel's import.
+        from explainer.figures.binary import BinaryState
+
         flipped = BinaryState(**self.state)
         flipped.flip(rank)
         self.state = flipped.to_dict()
