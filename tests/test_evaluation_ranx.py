@@ -12,13 +12,18 @@ import math
 import numpy as np
 import pytest
 
-ranx = pytest.importorskip("ranx")
+from explainer.evaluation.compare import compare
+from explainer.evaluation.measures import Measure, evaluate
 
-# ranx's numba code takes 20-70 s to load or compile: run with ./serve.sh test -m slow.
+# ranx's numba code takes 20-70 s to load or compile: run with ./serve.sh test -m slow. It is
+# imported by the first test that runs, not at collection, which every run (slow or not) pays.
 pytestmark = pytest.mark.slow
 
-from explainer.evaluation.compare import compare  # noqa: E402
-from explainer.evaluation.measures import Measure, evaluate  # noqa: E402
+
+@pytest.fixture(scope="module")
+def ranx():
+    return pytest.importorskip("ranx")
+
 
 N_QUERIES = 60
 
@@ -37,12 +42,12 @@ def data(seed: int):
 
 
 @pytest.fixture(scope="module")
-def three():
+def three(ranx):
     qrels, base, cand = data(11)
     return qrels, base, cand, ranx.Qrels(qrels), ranx.Run(base, name="base"), ranx.Run(cand, name="cand")
 
 
-def test_ranx_objects_are_read_and_measured_alike(three):
+def test_ranx_objects_are_read_and_measured_alike(ranx, three):
     qrels, base, _, rq, rb, _ = three
     pairs = {
         "ndcg@10": Measure("ndcg", 10),
@@ -63,7 +68,7 @@ def test_ranx_objects_are_read_and_measured_alike(three):
             assert result.value(measure, qid) == pytest.approx(per_query[qid], abs=1e-9), (ranx_name, qid)
 
 
-def test_p_values_agree_with_ranx_compare(three):
+def test_p_values_agree_with_ranx_compare(ranx, three):
     _, _, _, rq, rb, rc = three
     measures = [Measure("ndcg", 10), Measure("ap")]
     a, b = evaluate(rq, rb, measures), evaluate(rq, rc, measures)

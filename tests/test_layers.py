@@ -179,3 +179,12 @@ def test_the_checks_find_an_upward_import_and_a_circle(tmp_path, files, upward, 
     arrows = graph(write(tmp_path, files))
     assert upward_imports(arrows) == upward
     assert [" -> ".join(found) for found in circles(arrows)] == circle
+
+
+def test_every_package_is_installed():
+    """pyproject lists the packages by hand: a sub-package left out works in an editable install and is missing from a wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
