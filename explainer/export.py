@@ -102,7 +102,7 @@ def story_page(served: bool = False, connection: str = "") -> str:
 # in per request, in place of SESSION_TOKEN) and the notices it shows when the server is gone.
 SESSION_TOKEN = "@@session-token@@"
 CONNECTION_JS = HERE / "figures" / "connection.js"
-# Shown on every served page when its connection to the server drops (the Panel pages' too: serving).
+# Shown on every served page when its connection to the server drops (the Panel pages' too: server/sessions.py).
 DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
 UNREACHABLE_NOTICE = "Could not connect to the server, so Python does not follow this page. The figures still work; reload it to try again."
 
