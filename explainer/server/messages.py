@@ -13,15 +13,10 @@ import copy
 import time
 from typing import Any, NamedTuple
 
+from explainer.export import DOCUMENT_READY
 from explainer.server.logs import REFUSAL_LOG_EVERY_S, log, shorten
 from explainer.server.mirror import LIGHT_PULL, states_reply
 
-# The one event a page sends besides its figures' states, once, when its document is ready.
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
 # How deep a figure's state nests (the queries figure's: a map of lists of lists).
 MAX_STATE_DEPTH = 4
 # The kinds of message an upload's pieces are (``workbench/upload.py``).

@@ -17,6 +17,9 @@ import time
 import uuid
 from typing import Any
 
+# What a page sends right after it pulled its document, the very event connection.js sends (the
+# served pages have no browser-info model, so nothing else).
+from explainer.export import DOCUMENT_READY
 from explainer.figures.binary import BinaryState
 
 
@@ -45,15 +48,6 @@ def summarize(samples: list[float]) -> dict[str, float | int | None]:
         "min": round(ordered[0], 3),
         "max": round(ordered[-1], 3),
     }
-
-
-# What BokehJS sends right after it pulled the document (the served pages have no
-# browser-info model, so nothing else).
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
 
 
 def models_of(node: Any):
