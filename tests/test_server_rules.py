@@ -366,6 +366,24 @@ def test_dropped_events_are_logged_once_then_at_most_once_a_minute(binary_page, 
     assert lines[1].startswith("Dropped 4 event(s)") and "5 on this connection" in lines[1]
 
 
+# -- the configuration: where the handlers find it -------------------------------------------------
+
+
+def test_a_servers_configuration_reaches_its_tornado_application_and_another_server_has_the_defaults():
+    """serve_pages hands ServerConfig to Bokeh's server as a keyword, which Bokeh passes on to
+    Tornado's application settings, where the handlers read it (config_of)."""
+    from bokeh.application import Application as BokehApplication
+    from bokeh.server.tornado import BokehTornado
+
+    from explainer.server.config import SETTING, config_of
+
+    guarded = ServerConfig(port=5007, address="127.0.0.1", access=AccessCode("open-sesame"))
+    ours = BokehTornado({"/": BokehApplication()}, **{SETTING: guarded})
+    assert config_of(ours) is guarded and not config_of(ours).access.allows(Visitor())
+    other = BokehTornado({"/": BokehApplication()})  # a Panel server that serve_pages did not start
+    assert config_of(other).access.allows(Visitor()) and config_of(other).limits == LIMITS
+
+
 # -- websocket message sizes -----------------------------------------------------------------------
 
 
