@@ -14,6 +14,7 @@ from explainer.serve_options import (
     add_serving_options,
     announce_class_address,
     cannot_serve,
+    server_config,
     shown_host,
     wants_browser,
 )
@@ -22,23 +23,22 @@ from explainer.workbench.cli import add_workbench_options
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
-    from explainer.serving import serve_pages
+    from explainer.server.serve import serve_pages
 
     path = f"{args.prefix.rstrip('/')}/"
     print(f"Serving the explainer on http://{shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True)
     shared = announce_class_address(args.address, args.port, path)
     code = access_code(args.access_code)
     try:
-        serve_pages(
-            args.port,
-            args.address,
-            args.allow_origin,
-            show=args.browser and wants_browser(),
+        config = server_config(
+            args,
+            code,
+            shared,
+            allow_origins=tuple(args.allow_origin),
             prefix=args.prefix,
             num_procs=args.num_procs,
-            access_code=code,
-            class_address=shared or "",
         )
+        serve_pages(config, show=args.browser and wants_browser())
     except OSError as error:
         raise cannot_serve(args, error) from None
 
@@ -49,11 +49,11 @@ def _restart_on_c_malloc() -> None:
     CPython's own allocator keeps freed objects' memory in 1 MiB arenas, and a few objects that
     outlive a session (a cache entry, a log record) pin whole arenas: the memory of closed
     sessions never went back to the system. On the C library's heap the server can hand back
-    every free page (``serving.MALLOC_TRIM``, once sessions stop ending). The allocator is chosen
+    every free page (``server.memory.MALLOC_TRIM``, once sessions stop ending). The allocator is chosen
     when Python starts, hence the restart, which keeps the process (same PID) and its arguments.
     A PYTHONMALLOC the user set is left alone.
     """
-    from explainer.serving import MALLOC_TRIM
+    from explainer.server.memory import MALLOC_TRIM
 
     if MALLOC_TRIM is None or "PYTHONMALLOC" in os.environ:
         return

@@ -99,18 +99,28 @@ def story_page(served: bool = False, connection: str = "") -> str:
 
 
 # What a served page adds after explainer.js: connection.js, called with the session's token (put
-# in per request, in place of SESSION_TOKEN) and the notices it shows when the server is gone.
+# in per request, in place of SESSION_TOKEN), the event it sends once its document is ready, and
+# the notices it shows when the server is gone.
 SESSION_TOKEN = "@@session-token@@"
 CONNECTION_JS = HERE / "figures" / "connection.js"
-# Shown on every served page when its connection to the server drops (the Panel pages' too: serving).
+# The "document ready" event, as a Panel page sends it once it has its document (Panel holds
+# Python's changes back until it comes): connection.js sends this very event, and the server's
+# message filter (server/messages.py) takes it once.
+DOCUMENT_READY = {
+    "kind": "MessageSent",
+    "msg_type": "bokeh_event",
+    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
+}
+# Shown on every served page when its connection to the server drops (the Panel pages' too: server/sessions.py).
 DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
 UNREACHABLE_NOTICE = "Could not connect to the server, so Python does not follow this page. The figures still work; reload it to try again."
 
 
 def connection_script() -> str:
-    """connection.js called with its notices and ``SESSION_TOKEN``, for a served page."""
+    """connection.js called with ``SESSION_TOKEN``, ``DOCUMENT_READY`` and its notices, for a served page."""
     config = json.dumps(
-        {"token": SESSION_TOKEN, "lost": DISCONNECT_NOTICE, "unreachable": UNREACHABLE_NOTICE}, separators=(",", ":")
+        {"token": SESSION_TOKEN, "ready": DOCUMENT_READY, "lost": DISCONNECT_NOTICE, "unreachable": UNREACHABLE_NOTICE},
+        separators=(",", ":"),
     )
     return f"{module_source(CONNECTION_JS).rstrip().removesuffix(';')}({config});\n"
 

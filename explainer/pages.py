@@ -86,29 +86,18 @@ def _page(*objects) -> pn.Column:
     return pn.Column(*objects, stylesheets=[PAGE_CSS], css_classes=["page"], sizing_mode="stretch_width")
 
 
-# The address a class opens, when served with --address (``serving.serve_pages`` sets it): a
-# figure page's presenter view can show it as a QR code. No other word of the server reaches a page.
-_CLASS_ADDRESS = {"address": ""}
+def figure_page(name: str, class_address: str = ""):
+    """One figure alone with its caption, for embedding: its state follows the URL query.
 
-
-def set_class_address(address: str) -> None:
-    """Have figure pages made from now on offer ``address`` as a QR code in presenter view ("" for none)."""
-    _CLASS_ADDRESS["address"] = address
-
-
-def class_address() -> str:
-    """The address set by ``set_class_address`` ("" for none)."""
-    return _CLASS_ADDRESS["address"]
-
-
-def figure_page(name: str):
-    """One figure alone with its caption, for embedding: its state follows the URL query."""
+    Served with ``class_address`` (the address a class opens, README "Serving for a class"), its
+    presenter view can show that address as a QR code. No other word of the server reaches a page.
+    """
     page = BY_NAME[name]
     figure = page.figure(standalone=True, heading=page.title, caption=page.caption)
-    if address := _CLASS_ADDRESS["address"]:
+    if class_address:
         from explainer.classroom import qr_rows
 
-        figure.view.param.update(class_address=address, class_address_qr=list(qr_rows(address)))
+        figure.view.param.update(class_address=class_address, class_address_qr=list(qr_rows(class_address)))
     return _page(figure)
 
 
@@ -161,16 +150,17 @@ def evaluate_page(workbench=None):
     return _page(shown)
 
 
-def pages() -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
+def pages(class_address: str = "") -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
     """Every served page by name ("index" is the story): its title and a builder of a fresh copy.
 
-    The workbench is served (``/evaluate``) but not exported with the figures: its saved file
-    carries its data, and ``relevance-explainer evaluate ... --html FILE`` writes it.
+    The figure pages offer ``class_address`` in presenter view ("" for none). The workbench is
+    served (``/evaluate``) but not exported with the figures: its saved file carries its data,
+    and ``relevance-explainer evaluate ... --html FILE`` writes it.
     """
     # Plain functions, not partials: Panel's server only calls what is a function.
     every = {"index": (TITLE, story_page)}
     for page in FIGURES:
-        every[page.name] = (page.title, lambda name=page.name: figure_page(name))
+        every[page.name] = (page.title, lambda name=page.name: figure_page(name, class_address))
     every["evaluate"] = (EVALUATE_TITLE, evaluate_page)
     return every
 
@@ -194,6 +184,16 @@ def readme_url_keys_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-# What the server serves: the story at /, each figure at /<name>; and each page's title.
-ROUTES = {("/" if name == "index" else f"/{name}"): builder for name, (_, builder) in pages().items()}
-TITLES = {("/" if name == "index" else f"/{name}"): title for name, (title, _) in pages().items()}
+def route_of(name: str) -> str:
+    """The route a page is served at: the story at /, each other page at /<name>."""
+    return "/" if name == "index" else f"/{name}"
+
+
+def routes(class_address: str = "") -> dict[str, Callable[[], pn.viewable.Viewable]]:
+    """What the server serves, by route: a builder of each page, the figure pages offering ``class_address``."""
+    return {route_of(name): builder for name, (_, builder) in pages(class_address).items()}
+
+
+# The routes served, each with a builder of its page as served with no class address; and each page's title.
+ROUTES = routes()
+TITLES = {route_of(name): title for name, (title, _) in pages().items()}

@@ -60,7 +60,7 @@ def announce_class_address(address: str, port: int, path: str) -> str | None:
 
     Returns that address, or None when the server listens on this computer only."""
     from explainer.classroom import class_address, terminal_qr
-    from explainer.serving import network_address
+    from explainer.server.network import network_address
 
     lan = network_address() if address in ("0.0.0.0", "::") else None
     shared = class_address(address, port, path, lan)
@@ -83,6 +83,18 @@ def access_code(asked: str | None) -> str | None:
     code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(5)) for _ in range(2))
     print(f"Access code: {code} (give it to the people who should open the pages)", flush=True)
     return code
+
+
+def server_config(args: argparse.Namespace, code: str | None, class_address: str | None, **more):
+    """The server's one configuration (``server.config.ServerConfig``) from the shared options,
+    the access code (``access_code``) and the class address (``announce_class_address``);
+    ``more`` holds what one command alone sets."""
+    from explainer.server.access_code import AccessCode
+    from explainer.server.config import ServerConfig
+
+    return ServerConfig(
+        port=args.port, address=args.address, access=AccessCode(code), class_address=class_address or "", **more
+    )
 
 
 def cannot_serve(args: argparse.Namespace, error: OSError) -> SystemExit:

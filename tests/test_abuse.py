@@ -41,12 +41,13 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from explainer import serving
+from explainer.export import DOCUMENT_READY
 from explainer.figures import FIGURES
 from explainer.pages import ROUTES
+from explainer.server.config import Limits
 from explainer.workbench.upload import CHUNK_BYTES
 
-from support.bokeh_client import DOCUMENT_READY, as_map, models_of
+from support.bokeh_client import as_map, models_of
 from support.reader import ATTACK_LIMIT_S, Closed, Refused, Session, as_dict, state_change
 from support.server import Server
 
@@ -279,7 +280,7 @@ def test_the_largest_state_a_figure_can_hold_fits_the_message_limit_many_times_o
         sizes[name] = len(content.encode())
     print(sizes)
     assert max(sizes.values()) == sizes["queries"] and 900 < sizes["queries"] < 2000
-    assert max(sizes.values()) * 10 < serving.MAX_MESSAGE_BYTES
+    assert max(sizes.values()) * 10 < Limits().max_message_bytes
 
 
 @pytest.mark.slow
@@ -320,7 +321,7 @@ def test_the_pages_send_only_their_documents_request_document_ready_and_states(p
     print(dict(kinds))
     assert set(kinds) == {"PULL-DOC-REQ", "document ready", "ModelChanged state"}
     assert kinds["PULL-DOC-REQ"] == kinds["document ready"] >= len(ROUTES)
-    assert max(len(frame) for frame in frames) * 10 < serving.MAX_MESSAGE_BYTES
+    assert max(len(frame) for frame in frames) * 10 < Limits().max_message_bytes
     assert "Dropped" not in served.log() and "Closed the websocket" not in served.log()
 
 
@@ -811,6 +812,6 @@ def test_slow_connections_are_dropped_and_their_memory_returns(loop, fresh_serve
         time.sleep(0.5)
     seen["rss_after"] = rss_mb(fresh_server)
     print({key: round(value, 1) for key, value in seen.items()})
-    assert seen["held_s"] < serving.HEADER_TIMEOUT_S + 3, "the server kept slow connections open"
+    assert seen["held_s"] < Limits().header_timeout_s + 3, "the server kept slow connections open"
     assert seen["rss_after"] < seen["rss_before"] + 20, seen
     outcome.check("100 slow connections")

@@ -10,10 +10,12 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from explainer import serving
 from explainer.cli import build_parser
 from explainer.pages import ROUTES
 from explainer.serve_options import CODE_ALPHABET, access_code
+from explainer.server.access_code import AccessCode
+from explainer.server.config import ServerConfig
+from explainer.server.serve import serve_pages
 
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app
@@ -39,13 +41,12 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 @pytest.fixture
 def guarded():
     port = free_port()
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True, access_code=CODE)
+    thread = serve_pages(ServerConfig(port, "127.0.0.1", access=AccessCode(CODE)), threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=60, message="the server")
         yield f"http://127.0.0.1:{port}", tornado_app(thread)[0]
     finally:
         thread.stop()
-        serving.ACCESS.require(None)  # other servers of this process open as before
 
 
 def test_without_the_code_no_page_session_websocket_or_embed_script(guarded):
@@ -65,7 +66,7 @@ def test_the_right_code_sets_a_cookie_that_opens_every_page(guarded):
     status, _, headers = status_of(url + "/evaluate", data=urllib.parse.urlencode({"code": CODE}).encode())
     assert status == 303
     cookie = headers["Set-Cookie"]
-    assert cookie.startswith(f"{serving.AccessCode.COOKIE}=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert cookie.startswith(f"{AccessCode.COOKIE}=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert CODE not in cookie
     value = cookie.split(";")[0]
     assert status_of(url + "/evaluate", cookie=value)[0] == 200

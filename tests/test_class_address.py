@@ -13,7 +13,7 @@ import zxingcpp
 from PIL import Image
 
 from explainer.classroom import class_address, terminal_qr
-from explainer.serving import network_address
+from explainer.server.network import network_address
 
 from support.server import free_port, wait_until
 

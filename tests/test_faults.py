@@ -12,9 +12,11 @@ import weakref
 import pytest
 from playwright.sync_api import expect
 
-from explainer import metrics, serving
+from explainer import metrics
 from explainer.export import DISCONNECT_NOTICE
 from explainer.pages import ROUTES
+from explainer.server.config import ServerConfig, SessionTimes
+from explainer.server.serve import serve_pages
 
 from support.page import numbers_mismatch, read_figures, serious_violations, watch_page
 from support.server import Server, answers, free_port, wait_until
@@ -149,24 +151,24 @@ class FreezableProxy:
 
 
 @pytest.mark.slow
-def test_the_session_of_a_closed_or_vanished_page_is_freed(browser, monkeypatch):
+def test_the_session_of_a_closed_or_vanished_page_is_freed(browser):
     """A closed page closes its websocket (so does a crashed tab: Chromium's network service outlives the
     renderer); a vanished one (laptop shut, Wi-Fi gone) goes silent, and only the server's pings notice."""
     # The same mechanism as in production, on a shorter clock so the test need not wait half a minute.
-    options = serving.SESSION_OPTIONS
-    assert options["unused_session_lifetime_milliseconds"] <= 15_000
-    assert options["check_unused_sessions_milliseconds"] <= 5_000
-    assert 0 < options["websocket_ping_timeout"] <= options["websocket_ping_interval"] <= 60
-    for key, value in {
-        "unused_session_lifetime_milliseconds": 2_000,
-        "check_unused_sessions_milliseconds": 500,
-        "websocket_ping_interval": 1,
-        "websocket_ping_timeout": 1,
-    }.items():
-        monkeypatch.setitem(serving.SESSION_OPTIONS, key, value)
+    options = SessionTimes()
+    assert options.unused_session_lifetime_milliseconds <= 15_000
+    assert options.check_unused_sessions_milliseconds <= 5_000
+    assert 0 < options.websocket_ping_timeout <= options.websocket_ping_interval <= 60
+    shorter = SessionTimes(
+        unused_session_lifetime_milliseconds=2_000,
+        check_unused_sessions_milliseconds=500,
+        websocket_ping_interval=1,
+        websocket_ping_timeout=1,
+    )
     port = free_port()
     proxy = FreezableProxy(port)
-    thread = serving.serve_pages(port, "127.0.0.1", [f"127.0.0.1:{proxy.port}"], threaded=True)
+    config = ServerConfig(port, "127.0.0.1", allow_origins=(f"127.0.0.1:{proxy.port}",), sessions=shorter)
+    thread = serve_pages(config, threaded=True)
     context = browser.new_context()
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")

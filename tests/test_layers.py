@@ -25,7 +25,7 @@ LAYERS = {
         "explainer.evaluation.cli",
     ),
     "developer tools": ("explainer.tools",),
-    "server": ("explainer.serving",),
+    "server": ("explainer.server",),
     # The package's own __init__ gives the figures' and the workbench's public names.
     "pages and export": (
         "explainer",

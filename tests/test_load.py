@@ -15,8 +15,10 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from explainer import metrics, serving
+from explainer import metrics
 from explainer.pages import ROUTES
+from explainer.server.config import ServerConfig, SessionTimes
+from explainer.server.serve import serve_pages
 
 from support.page import DEEP_JS, READ_FIGURE_JS, script
 from support.server import Server, answers, free_port, wait_until
@@ -56,7 +58,7 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
     for logger in loggers:
         logger.addHandler(handler)
     port = free_port()
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
     contexts = []
     try:
         url = f"http://127.0.0.1:{port}"
@@ -125,14 +127,12 @@ def test_a_hundred_sessions_clicked_at_once_stay_apart_and_let_go_of_their_memor
             states = [id(fig.state) for s in shown for fig in python_figures(server, s["path"], s["token"])]
             assert len(states) == len(set(states)) >= HOSTS * sum(n * (2 if p == "/" else 1) for p, n in PER_HOST)
 
-            # Close every page: the server frees each session within SESSION_OPTIONS' times.
+            # Close every page: the server frees each session within its SessionTimes.
             for context in contexts:
                 context.close()
             contexts = []
-            options = serving.SESSION_OPTIONS
-            limit = (
-                options["unused_session_lifetime_milliseconds"] + options["check_unused_sessions_milliseconds"]
-            ) / 1000
+            options = SessionTimes()
+            limit = (options.unused_session_lifetime_milliseconds + options.check_unused_sessions_milliseconds) / 1000
             wait_until(
                 lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 0,
                 timeout=limit + 15,
@@ -181,7 +181,7 @@ def test_a_class_that_leaves_gives_its_memory_back_to_the_system():
         hundred = rss_mb()
         assert hundred - one > 10, f"a hundred sessions took only {hundred - one:.1f} MB: nothing to give back"
         pool.close_all()
-        # Freed within SESSION_OPTIONS' lifetime and check interval, then RELEASE_AFTER_S later given back.
+        # Freed within SessionTimes' lifetime and check interval, then RELEASE_AFTER_S later given back.
         wait_until(
             lambda: rss_mb() < one + 0.2 * (hundred - one),
             timeout=90,

@@ -52,24 +52,24 @@ def test_param_validates_through_the_hooks_our_parameter_types_extend(cls, hook)
 
 
 def test_bokehs_per_app_routes_name_panels_page_and_websocket_handlers():
-    """serving.use_explainer_handlers puts our subclasses in place of Panel's in Bokeh's per-app routes."""
+    """server/patches.py use_explainer_handlers puts our subclasses in place of Panel's in Bokeh's per-app routes."""
     from bokeh.server.urls import per_app_patterns
     from panel.io.server import DocHandler, WSHandler
 
     handlers = [route[1] for route in per_app_patterns]
     for base in (DocHandler, WSHandler):
         assert any(isinstance(h, type) and issubclass(h, base) for h in handlers), relied_on(
-            "serving.py use_explainer_handlers"
+            "server/patches.py use_explainer_handlers"
         )
 
 
 def test_panel_makes_each_pages_static_route_with_the_handler_its_module_names():
-    """serving.use_explainer_static_files replaces panel.io.server.StaticHandler, read by create_static_handler."""
+    """server/patches.py use_explainer_static_files replaces panel.io.server.StaticHandler, read by create_static_handler."""
     import panel.io.server as panel_server
 
-    assert isinstance(panel_server.StaticHandler, type), relied_on("serving.py use_explainer_static_files")
+    assert isinstance(panel_server.StaticHandler, type), relied_on("server/patches.py use_explainer_static_files")
     assert "StaticHandler" in inspect.getsource(panel_server.create_static_handler), relied_on(
-        "serving.py use_explainer_static_files"
+        "server/patches.py use_explainer_static_files"
     )
 
 
@@ -81,37 +81,37 @@ def test_bokehs_top_level_routes_serve_static_files_with_its_handlers():
     handlers = [route[1] for route in toplevel_patterns]
     for base in (StaticHandler, MultiRootStaticHandler):
         assert any(isinstance(h, type) and issubclass(h, base) for h in handlers), relied_on(
-            "serving.py use_explainer_static_files"
+            "server/patches.py use_explainer_static_files"
         )
 
 
 def test_a_documents_template_variables_are_a_dict_panel_reads_dist_url_from():
-    """serving._session_of points a websocket-made session's stylesheets at this server."""
-    assert Document()._template_variables == {}, relied_on("serving.py _session_of")
+    """server/sessions.py session_of points a websocket-made session's stylesheets at this server."""
+    assert Document()._template_variables == {}, relied_on("server/sessions.py session_of")
     from panel.io.resources import LOCAL_DIST
 
-    assert isinstance(LOCAL_DIST, str), relied_on("serving.py _session_of")
+    assert isinstance(LOCAL_DIST, str), relied_on("server/sessions.py session_of")
 
 
 def test_panels_views_are_viewable_root_document_comm_and_notification_areas_keep_documents():
-    """serving._forget_notification_area unpacks state._views and empties an area's _documents."""
+    """server/sessions.py _forget_notification_area unpacks state._views and empties an area's _documents."""
     import panel.viewable
     from panel.io.notifications import NotificationArea
     from panel.io.state import state
 
-    assert isinstance(state._views, dict), relied_on("serving.py _forget_notification_area")
+    assert isinstance(state._views, dict), relied_on("server/sessions.py _forget_notification_area")
     source = inspect.getsource(panel.viewable)
     assert "state._views[ref] = (root_view, root, doc, comm)" in source, relied_on(
-        "serving.py _forget_notification_area"
+        "server/sessions.py _forget_notification_area"
     )
-    assert isinstance(NotificationArea()._documents, dict), relied_on("serving.py _forget_notification_area")
+    assert isinstance(NotificationArea()._documents, dict), relied_on("server/sessions.py _forget_notification_area")
 
 
 def test_a_session_context_holds_its_document():
     from bokeh.server.contexts import BokehSessionContext
 
     assert "_document" in inspect.getsource(BokehSessionContext.__init__), relied_on(
-        "serving.py _forget_notification_area"
+        "server/sessions.py _forget_notification_area"
     )
 
 
@@ -124,12 +124,12 @@ def test_a_component_hands_the_pages_messages_to_handle_msg_and_sends_with_send_
     assert "ESMEvent" in inspect.getsource(ReactiveESM._send_msg), relied_on("workbench/view.py Workbench._message")
 
 
-def test_bokehs_server_makes_its_http_server_by_the_module_name_serving_replaces():
+def test_bokehs_server_makes_its_http_server_by_the_module_name_we_replace():
     import bokeh.server.server
 
     source = inspect.getsource(bokeh.server.server)
     assert "HTTPServer(" in source and hasattr(bokeh.server.server, "HTTPServer"), relied_on(
-        "serving.py use_explainer_http_server"
+        "server/patches.py use_explainer_http_server"
     )
 
 
@@ -144,7 +144,7 @@ def test_tornados_iostream_finds_a_read_position_from_its_buffer_and_regex():
         "self._read_buffer",
         "def _check_max_bytes",
     ):
-        assert name in source, relied_on(f"serving.py RequestStream ({name})")
+        assert name in source, relied_on(f"server/http_server.py RequestStream ({name})")
 
 
 def test_bokehs_websocket_handler_reads_with_its_receiver_and_answers_through_its_connection():
@@ -153,17 +153,23 @@ def test_bokehs_websocket_handler_reads_with_its_receiver_and_answers_through_it
     from bokeh.server.session import ServerSession
     from bokeh.server.views.ws import WSHandler
 
-    assert "self.receiver.consume" in inspect.getsource(WSHandler._receive), relied_on("serving.py PageMessages")
-    for name in ("pull", "patch"):
-        assert callable(getattr(ServerSession, name)), relied_on(f"serving.py PageMessages (ServerSession.{name})")
-    assert callable(ServerConnection.ok) and "protocol" in inspect.getsource(ServerConnection), relied_on(
-        "serving.py PageMessages._error"
+    assert "self.receiver.consume" in inspect.getsource(WSHandler._receive), relied_on(
+        "server/messages.py PageMessages"
     )
-    assert "ServerSession.pull" in inspect.getsource(ProtocolHandler), relied_on("serving.py PageMessages._answer")
+    for name in ("pull", "patch"):
+        assert callable(getattr(ServerSession, name)), relied_on(
+            f"server/messages.py PageMessages (ServerSession.{name})"
+        )
+    assert callable(ServerConnection.ok) and "protocol" in inspect.getsource(ServerConnection), relied_on(
+        "server/messages.py PageMessages._error"
+    )
+    assert "ServerSession.pull" in inspect.getsource(ProtocolHandler), relied_on(
+        "server/messages.py PageMessages._answer"
+    )
 
 
 def test_a_components_data_model_carries_its_state():
-    """serving.page_models finds each figure's state on its ReactiveESM model's ``data``."""
+    """server/messages.py page_models finds each figure's state on its ReactiveESM model's ``data``."""
     from bokeh.document import Document
     from panel.models.esm import ReactiveESM
 
@@ -171,7 +177,9 @@ def test_a_components_data_model_carries_its_state():
 
     figure = BinaryFigure()
     root = figure.view.get_root(Document())
-    assert isinstance(root, ReactiveESM) and isinstance(root.data.state, dict), relied_on("serving.py page_models")
+    assert isinstance(root, ReactiveESM) and isinstance(root.data.state, dict), relied_on(
+        "server/messages.py page_models"
+    )
 
 
 def test_numpy_has_the_switch_for_huge_pages_the_reader_turns_off():
@@ -188,11 +196,11 @@ def test_numpy_has_the_switch_for_huge_pages_the_reader_turns_off():
 
 
 def test_bokehs_application_has_what_a_served_light_pages_token_is_made_of():
-    """serving's page handler makes a light page's token as Bokeh's page handler makes one."""
+    """The page handler (server/page_handler.py) makes a light page's token as Bokeh's page handler makes one."""
     from bokeh.application import Application
     from bokeh.server.tornado import BokehTornado
 
-    where = relied_on("serving.py ExplainerDocHandler._send_light_page")
+    where = relied_on("server/page_handler.py ExplainerDocHandler._send_light_page")
     source = inspect.getsource(BokehTornado)
     for name in ("secret_key", "sign_sessions", "session_token_expiration", "generate_session_ids"):
         assert f"def {name}(" in source, where

@@ -15,10 +15,11 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from explainer import serving
 from explainer.export import UNREACHABLE_NOTICE
 from explainer.figures import BY_NAME
 from explainer.pages import story_parts
+from explainer.server.config import ServerConfig
+from explainer.server.serve import serve_pages
 
 from support.page import click_changes, watch_page
 from support.server import answers, free_port, wait_until
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.browser
 def in_process():
     """The explainer served by this process, so that a test can read and change its sessions' figures."""
     port = free_port()
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=60, message="the server")
         yield f"http://127.0.0.1:{port}", tornado_app(thread)[0]

@@ -26,9 +26,12 @@ from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from explainer import serving
 from explainer.cli import build_parser
-from explainer.serving import is_same_origin, network_address, serve_pages
+from explainer.server import http_server, static_files
+from explainer.server.config import ServerConfig
+from explainer.server.network import network_address
+from explainer.server.origins import is_same_origin
+from explainer.server.serve import serve_pages
 
 from support.server import ROOT, answers, free_port, wait_until
 
@@ -62,7 +65,7 @@ def test_serve_binds_to_this_computer_only_unless_told_otherwise():
 def test_each_session_websocket_sends_small_frames_at_once(page):
     """TCP_NODELAY on the session's socket: without it a click's reply waits for a delayed ACK."""
     port = free_port()
-    server = serve_pages(port, "127.0.0.1", [], threaded=True)
+    server = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
         page.goto(f"http://127.0.0.1:{port}/binary")
@@ -174,9 +177,9 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
     import bokeh
     import panel
 
-    monkeypatch.setattr(serving, "_gzipped", {})
+    monkeypatch.setattr(static_files, "_gzipped", {})
     port = free_port()
-    server = serve_pages(port, "127.0.0.1", [], threaded=True)
+    server = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
     files = {
         "/static/js/bokeh.min.js": Path(bokeh.__file__).parent / "server/static/js/bokeh.min.js",
         "/static/extensions/panel/panel.min.js": Path(panel.__file__).parent / "dist/panel.min.js",
@@ -198,7 +201,9 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
         assert len(bokeh_gz) < 0.35 * files["/static/js/bokeh.min.js"].stat().st_size
         # A page's own static route serves the same bytes, from the same single compression.
         assert fetch(port, "/binary/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
-        assert sorted(Path(path).name for path, _ in serving._gzipped) == sorted(file.name for file in files.values())
+        assert sorted(Path(path).name for path, _ in static_files._gzipped) == sorted(
+            file.name for file in files.values()
+        )
         # A range asks for bytes of the file itself: no gzip.
         status, headers, body = fetch(
             port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip", "Range": "bytes=0-99"}
@@ -233,11 +238,11 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
 
 @pytest.mark.slow
 def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
-    """serving.find_header_end is Tornado's search for the blank line after the headers, made resumable."""
+    """http_server.find_header_end is Tornado's search for the blank line after the headers, made resumable."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    pattern = re.compile(serving.HEADER_END)
+    pattern = re.compile(http_server.HEADER_END)
 
     @settings(max_examples=3000, deadline=None)
     @given(st.lists(st.text(alphabet="a\r\n", max_size=4).map(str.encode), max_size=8))
@@ -245,7 +250,7 @@ def test_the_end_of_a_requests_headers_is_found_as_tornado_finds_it():
         buffer, start, line_end = bytearray(), 0, -1
         for chunk in chunks:
             buffer += chunk
-            end, start, line_end = serving.find_header_end(buffer, len(buffer), start, line_end)
+            end, start, line_end = http_server.find_header_end(buffer, len(buffer), start, line_end)
             match = pattern.search(buffer)
             assert end == (match.end() if match else None)
             if end is not None:

@@ -1,7 +1,7 @@
 """The server's rules, each called directly: no server, no socket, no browser.
 
 tests/test_abuse.py attacks a served explainer end to end (slow step); here each rule those
-attacks meet is checked at the function or class that enforces it (explainer/serving.py):
+attacks meet is checked at the function or class that enforces it (the modules of explainer/server/):
 which events and messages a page may send, and what is done with the rest; the websocket's
 message sizes; a request's header fields, their count and their bytes; the session token's
 contents; the access code's cookie and form; the shortened log lines; the static files a
@@ -32,13 +32,17 @@ from tornado import httputil
 from tornado.concurrent import Future
 from tornado.web import Application, StaticFileHandler
 
-from explainer import serving
+from explainer.export import DOCUMENT_READY
 from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.figures.binary import BinaryState
 from explainer.pages import ROUTES
+from explainer.server import http_server, logs, messages, mirror, origins, page_handler, static_files
+from explainer.server.access_code import AccessCode
+from explainer.server.config import ServerConfig
+from explainer.server.http_server import HeaderCount
 from explainer.workbench.upload import CHUNK_BYTES
 
-from support.bokeh_client import DOCUMENT_READY, as_map
+from support.bokeh_client import as_map
 
 # -- helpers: Bokeh's encoding, and a page's websocket without the socket ------------------------
 
@@ -60,10 +64,13 @@ def change(model_id: str, attr: str, new: Any) -> dict[str, Any]:
 
 BINARY = "p1"  # the binary figure's state model, in the hand-made page models below
 FIELDS = frozenset(BinaryState().to_dict())
-MODELS = serving.PageModels(states={BINARY: FIELDS, "p2": frozenset({"grades"})}, uploads=frozenset({"v9"}))
+# The server as the command line makes it by default: its limits, its upload page.
+CONFIG = ServerConfig(port=5006, address="127.0.0.1")
+LIMITS = CONFIG.limits
+MODELS = messages.PageModels(states={BINARY: FIELDS, "p2": frozenset({"grades"})}, uploads=frozenset({"v9"}))
 
 
-class Page(serving.PageMessages):
+class Page(messages.PageMessages):
     """A served page's websocket handler (``PageMessages``, as the server mixes it into Bokeh's) on
     a real session of ``route``'s document, fed frames by ``send``; what it answers is kept in
     ``replies``, and ``closed`` holds the close code and reason it gave."""
@@ -104,7 +111,7 @@ class Page(serving.PageMessages):
 
     @property
     def figure_model(self) -> str:
-        return next(iter(serving.page_models(self.document).states))
+        return next(iter(messages.page_models(self.document).states))
 
     def state(self) -> dict[str, Any]:
         return dict(self.document.get_model_by_id(self.figure_model).state)
@@ -127,7 +134,7 @@ def binary_page():
 
 def test_a_figures_state_is_kept_rebuilt_from_its_checked_parts():
     event = state_change(BINARY, {"k": 3, "missed": 2}, extra="never passed on")
-    events, dropped = serving.page_events({"events": [event]}, MODELS, ready_seen=True)
+    events, dropped = messages.page_events({"events": [event]}, MODELS, ready_seen=True)
     assert dropped == []
     assert events == [
         {"kind": "ModelChanged", "model": {"id": BINARY}, "attr": "state", "new": as_map({"k": 3, "missed": 2})}
@@ -136,15 +143,15 @@ def test_a_figures_state_is_kept_rebuilt_from_its_checked_parts():
 
 def test_of_many_states_for_one_figure_only_the_last_counts_and_each_figure_keeps_its_own():
     states = [state_change(BINARY, {"k": k}) for k in range(1, 101)] + [state_change("p2", {"grades": [3, 0]})]
-    events, dropped = serving.page_events({"events": states}, MODELS, ready_seen=True)
+    events, dropped = messages.page_events({"events": states}, MODELS, ready_seen=True)
     assert dropped == [] and len(events) == 2
     assert events[0]["new"] == as_map({"k": 100}) and events[1]["model"] == {"id": "p2"}
 
 
 def test_document_ready_is_taken_once():
-    events, dropped = serving.page_events({"events": [DOCUMENT_READY, DOCUMENT_READY]}, MODELS, ready_seen=False)
+    events, dropped = messages.page_events({"events": [DOCUMENT_READY, DOCUMENT_READY]}, MODELS, ready_seen=False)
     assert events == [DOCUMENT_READY] and dropped == ["MessageSent"]
-    events, dropped = serving.page_events({"events": [DOCUMENT_READY]}, MODELS, ready_seen=True)
+    events, dropped = messages.page_events({"events": [DOCUMENT_READY]}, MODELS, ready_seen=True)
     assert events == [] and dropped == ["MessageSent"]
 
 
@@ -201,21 +208,21 @@ NOT_SENT = {
 @pytest.mark.parametrize("name", list(NOT_SENT))
 def test_an_event_no_page_sends_is_dropped_and_described_in_a_few_words(name):
     event, description = NOT_SENT[name]
-    assert serving.page_events({"events": [event]}, MODELS, ready_seen=True) == ([], [description])
+    assert messages.page_events({"events": [event]}, MODELS, ready_seen=True) == ([], [description])
 
 
 def test_a_state_may_nest_as_deep_as_the_queries_figures_and_one_level_more():
     """The queries figure's state is a map of lists of lists; ``MAX_STATE_DEPTH`` allows one list more."""
-    assert serving.MAX_STATE_DEPTH == 4
+    assert messages.MAX_STATE_DEPTH == 4
     deepest = {"type": "map", "entries": [["k", [[[1]]]]]}  # map, list, list, list: four containers
-    assert serving.is_plain(deepest) and not serving.is_plain({"type": "map", "entries": [["k", [[[[1]]]]]]})
+    assert messages.is_plain(deepest) and not messages.is_plain({"type": "map", "entries": [["k", [[[[1]]]]]]})
     queries = as_map({"a": [list(range(1, 21))] * 8})
-    assert serving.is_state(queries, frozenset({"a"}))
+    assert messages.is_state(queries, frozenset({"a"}))
 
 
 @pytest.mark.parametrize("content", [None, [], "events", {"events": {"a": 1}}, {"nothing": []}])
 def test_a_message_without_a_list_of_events_is_dropped_whole(content):
-    assert serving.page_events(content, MODELS, ready_seen=False) == ([], ["a message without a list of events"])
+    assert messages.page_events(content, MODELS, ready_seen=False) == ([], ["a message without a list of events"])
 
 
 def upload_piece(view: str, message: dict[str, Any], model: dict | None = None, **extra) -> dict[str, Any]:
@@ -232,10 +239,10 @@ def upload_piece(view: str, message: dict[str, Any], model: dict | None = None, 
 
 
 def test_upload_pieces_are_taken_only_from_a_view_that_takes_uploads_and_only_of_the_three_kinds():
-    for kind in sorted(serving.UPLOAD_MESSAGES):
+    for kind in sorted(messages.UPLOAD_MESSAGES):
         piece = upload_piece("v9", {"type": kind, "slot": "qrels"})
-        assert serving.upload_event(piece, MODELS.uploads) == piece
-        assert serving.page_events({"events": [piece]}, MODELS, ready_seen=True) == ([piece], [])
+        assert messages.upload_event(piece, MODELS.uploads) == piece
+        assert messages.page_events({"events": [piece]}, MODELS, ready_seen=True) == ([piece], [])
     refused = {
         "a figure's view": upload_piece("v1", {"type": "start"}),
         "another message": upload_piece("v9", {"type": "run-this"}),
@@ -245,16 +252,16 @@ def test_upload_pieces_are_taken_only_from_a_view_that_takes_uploads_and_only_of
         "a comm message": {"kind": "MessageSent", "msg_type": "comm", "msg_data": {"x": 1}},
     }
     for name, piece in refused.items():
-        assert serving.upload_event(piece, MODELS.uploads) is None, name
+        assert messages.upload_event(piece, MODELS.uploads) is None, name
 
 
 def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploads():
     binary = Page("/binary").document
-    states = serving.page_models(binary)
+    states = messages.page_models(binary)
     assert list(states.states.values()) == [FIELDS] and states.uploads == frozenset()
-    story = serving.page_models(Page("/").document)
-    assert len(story.states) == len([route for route in ROUTES if route not in ("/", serving.UPLOAD_PAGE)])
-    workbench = serving.page_models(Page(serving.UPLOAD_PAGE).document)
+    story = messages.page_models(Page("/").document)
+    assert len(story.states) == len([route for route in ROUTES if route not in ("/", CONFIG.upload_page)])
+    workbench = messages.page_models(Page(CONFIG.upload_page).document)
     assert len(workbench.uploads) == 1
 
 
@@ -262,7 +269,7 @@ def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploa
 
 
 def test_a_light_pages_document_request_gets_only_its_figures_states(binary_page):
-    binary_page.message("PULL-DOC-REQ", serving.LIGHT_PULL)
+    binary_page.message("PULL-DOC-REQ", mirror.LIGHT_PULL)
     reply = binary_page.replies[-1]
     assert reply.msgtype == "PULL-DOC-REPLY"
     (root,) = reply.content["doc"]["roots"]
@@ -309,7 +316,7 @@ def test_a_state_bokeh_refuses_gets_a_short_code_and_the_log_never_its_value(bin
     binary_page.message("PATCH-DOC", {"events": [state_change(binary_page.figure_model, {"relevant": marker})]})
     assert binary_page.answer == "refused-state" and binary_page.closed is None
     assert binary_page.replies[-1].content["traceback"] is None
-    (line,) = [record.getMessage() for record in caplog.records if record.name == serving.log.name]
+    (line,) = [record.getMessage() for record in caplog.records if record.name == logs.log.name]
     assert "a state refused with ValueError" in line and marker[:100] not in line and len(line) < 400, line
 
 
@@ -331,7 +338,7 @@ def test_frames_no_page_sends_close_the_connection_with_a_code_and_one_short_log
     page = Page()
     page.send(*frames)
     assert page.closed == (1008, code) and page.replies == []
-    lines = [record.getMessage() for record in caplog.records if record.name == serving.log.name]
+    lines = [record.getMessage() for record in caplog.records if record.name == logs.log.name]
     assert len(lines) == 1 and code in lines[0] and len(lines[0]) < 300, lines
     page.message("PULL-DOC-REQ", {})  # after a refusal, nothing more is read
     assert page.replies == []
@@ -345,9 +352,9 @@ def test_a_message_before_the_session_is_open_closes_the_connection():
 
 def test_dropped_events_are_logged_once_then_at_most_once_a_minute(binary_page, caplog, monkeypatch):
     now = [1000.0]
-    monkeypatch.setattr(serving.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(messages.time, "monotonic", lambda: now[0])
     other = {"events": [change(binary_page.figure_model, "esm", "alert(1)")]}
-    for seconds in (0, 1, 30, serving.REFUSAL_LOG_EVERY_S - 0.5, serving.REFUSAL_LOG_EVERY_S + 0.5):
+    for seconds in (0, 1, 30, logs.REFUSAL_LOG_EVERY_S - 0.5, logs.REFUSAL_LOG_EVERY_S + 0.5):
         now[0] = 1000.0 + seconds
         binary_page.message("PATCH-DOC", other)
     lines = [record.getMessage() for record in caplog.records if "Dropped" in record.getMessage()]
@@ -360,45 +367,63 @@ def test_dropped_events_are_logged_once_then_at_most_once_a_minute(binary_page, 
     assert lines[1].startswith("Dropped 4 event(s)") and "5 on this connection" in lines[1]
 
 
+# -- the configuration: where the handlers find it -------------------------------------------------
+
+
+def test_a_servers_configuration_reaches_its_tornado_application_and_another_server_has_the_defaults():
+    """serve_pages hands ServerConfig to Bokeh's server as a keyword, which Bokeh passes on to
+    Tornado's application settings, where the handlers read it (config_of)."""
+    from bokeh.application import Application as BokehApplication
+    from bokeh.server.tornado import BokehTornado
+
+    from explainer.server.config import SETTING, config_of
+
+    guarded = ServerConfig(port=5007, address="127.0.0.1", access=AccessCode("open-sesame"))
+    ours = BokehTornado({"/": BokehApplication()}, **{SETTING: guarded})
+    assert config_of(ours) is guarded and not config_of(ours).access.allows(Visitor())
+    other = BokehTornado({"/": BokehApplication()})  # a Panel server that serve_pages did not start
+    assert config_of(other).access.allows(Visitor()) and config_of(other).limits == LIMITS
+
+
 # -- websocket message sizes -----------------------------------------------------------------------
 
 
 def test_only_the_workbenchs_page_may_send_messages_as_long_as_a_file_piece():
-    assert serving.message_limit(serving.UPLOAD_PAGE) == serving.MAX_UPLOAD_MESSAGE_BYTES == 2 * 1024 * 1024
+    assert CONFIG.message_limit(CONFIG.upload_page) == LIMITS.max_upload_message_bytes == 2 * 1024 * 1024
     for route in ROUTES:
-        if route != serving.UPLOAD_PAGE:
-            assert serving.message_limit(route) == serving.MAX_MESSAGE_BYTES == 32 * 1024, route
+        if route != CONFIG.upload_page:
+            assert CONFIG.message_limit(route) == LIMITS.max_message_bytes == 32 * 1024, route
     # The longest piece the workbench sends: a MiB as base64 in its message, which the limit holds.
     data = base64.b64encode(b"\xff" * CHUNK_BYTES).decode()
     assert len(data) == 4 * -(-CHUNK_BYTES // 3) == 1_398_104
     piece = upload_piece("p1", {"type": "chunk", "slot": "qrels", "index": 0, "data": data})
     content = json.dumps({"events": [piece]}, separators=(",", ":"))
-    assert serving.MAX_MESSAGE_BYTES < len(content) < serving.MAX_UPLOAD_MESSAGE_BYTES
+    assert LIMITS.max_message_bytes < len(content) < LIMITS.max_upload_message_bytes
 
 
 # -- a request's header fields ----------------------------------------------------------------------
 
 
 def scan_whole(head: bytes) -> int | None:
-    return serving.HeaderScan().end_in(head, len(head))
+    return http_server.HeaderScan(LIMITS.max_header_bytes).end_in(head, len(head))
 
 
 def test_header_fields_are_held_to_their_bytes_after_a_request_line_of_any_length():
-    line = b"GET /binary?" + b"a" * (serving.MAX_REQUEST_LINE - 100) + b" HTTP/1.1\r\n"
+    line = b"GET /binary?" + b"a" * (LIMITS.max_request_line - 100) + b" HTTP/1.1\r\n"
     fields = b"Host: 127.0.0.1\r\nX-Fill: "
     # Counted from the request line's line break to the end of the blank line after the fields.
-    room = serving.MAX_HEADER_BYTES - (len(b"\n") + len(fields) + len(b"\r\n\r\n"))
+    room = LIMITS.max_header_bytes - (len(b"\n") + len(fields) + len(b"\r\n\r\n"))
     exact = line + fields + b"f" * room + b"\r\n\r\n"
     assert scan_whole(exact) == len(exact)
-    with pytest.raises(serving.HeaderFieldsTooLong):
+    with pytest.raises(http_server.HeaderFieldsTooLong):
         scan_whole(line + fields + b"f" * (room + 1) + b"\r\n\r\n")
     # Byte by byte, the fields are refused as soon as they pass the limit, before they end.
-    scan, growing = serving.HeaderScan(), bytearray()
-    with pytest.raises(serving.HeaderFieldsTooLong):
+    scan, growing = http_server.HeaderScan(LIMITS.max_header_bytes), bytearray()
+    with pytest.raises(http_server.HeaderFieldsTooLong):
         for byte in line + fields + b"f" * (room + 10):
             growing.append(byte)
             assert scan.end_in(growing, len(growing)) is None
-    assert len(growing) == len(line) + serving.MAX_HEADER_BYTES
+    assert len(growing) == len(line) + LIMITS.max_header_bytes
 
 
 def test_header_fields_are_counted_and_more_than_a_hundred_get_a_431():
@@ -408,8 +433,8 @@ def test_header_fields_are_counted_and_more_than_a_hundred_get_a_431():
             found.add("X-Same", str(i))  # repeated names count as the fields they are
         return found
 
-    assert not serving.too_many_header_fields(headers(serving.MAX_HEADER_COUNT))
-    assert serving.too_many_header_fields(headers(serving.MAX_HEADER_COUNT + 1))
+    assert not http_server.too_many_header_fields(headers(LIMITS.max_header_count), LIMITS.max_header_count)
+    assert http_server.too_many_header_fields(headers(LIMITS.max_header_count + 1), LIMITS.max_header_count)
 
     class Delegate:
         called: list[str] = []
@@ -430,36 +455,35 @@ def test_header_fields_are_counted_and_more_than_a_hundred_get_a_431():
         def finish(self):
             self.finished = True
 
-    count = serving.explainer_http_server().header_count
     start = httputil.RequestStartLine("GET", "/binary", "HTTP/1.1")
     delegate, connection = Delegate(), Connection()
-    request = count(delegate, connection)
-    request.headers_received(start, headers(serving.MAX_HEADER_COUNT + 1))
+    request = HeaderCount(delegate, connection, LIMITS.max_header_count)
+    request.headers_received(start, headers(LIMITS.max_header_count + 1))
     request.data_received(b"x")
     request.finish()
     status, sent, body = connection.written
     assert (status.code, connection.finished, delegate.called) == (431, True, [])
     assert body == b"Request Header Fields Too Large: at most 100 header fields\n"
     assert sent == {"Content-Type": "text/plain", "Content-Length": str(len(body))}
-    request = count(delegate, Connection())
-    request.headers_received(start, headers(serving.MAX_HEADER_COUNT))
+    request = HeaderCount(delegate, Connection(), LIMITS.max_header_count)
+    request.headers_received(start, headers(LIMITS.max_header_count))
     request.finish()
     assert delegate.called == ["headers", "finish"]
 
 
 def test_the_http_server_is_given_the_limits_of_a_requests_headers_and_body():
-    assert serving.HTTP_SERVER_OPTIONS == {
+    assert LIMITS.http_server_options == {
         "max_header_size": 2 * 1024 * 1024 + 32 * 1024,
         "idle_connection_timeout": 10.0,
         "max_body_size": 16 * 1024,
         "body_timeout": 10.0,
     }
     # The one body a page sends, the access code's form, fits well inside: its code is cut at 200 characters.
-    assert len(b"code=" + b"%FF" * 200 * 4) < serving.MAX_BODY_BYTES
+    assert len(b"code=" + b"%FF" * 200 * 4) < LIMITS.max_body_bytes
 
 
 def test_no_response_names_the_server():
-    transform = serving._no_server_header()(None)
+    transform = http_server.NoServerHeader(None)
     headers = httputil.HTTPHeaders({"Server": "TornadoServer/6.5", "Content-Type": "text/html"})
     status, kept, chunk = transform.transform_first_chunk(200, headers, b"page", True)
     assert (status, dict(kept.get_all()), chunk) == (200, {"Content-Type": "text/html"}, b"page")
@@ -470,24 +494,24 @@ def test_no_response_names_the_server():
 
 def test_a_long_query_a_trailing_slash_and_a_question_mark_in_a_query_are_redirected():
     long = "k=3&" + "a" * MAX_QUERY_LENGTH
-    assert serving.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
-    assert serving.page_redirect("/binary", "k" * MAX_QUERY_LENGTH, "/binary") is None
-    assert serving.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
-    assert serving.page_redirect("/binary/", "", "/binary") == "../binary"
-    assert serving.page_redirect("/", "", "/") is None
-    assert serving.page_redirect("/which-measure", "a=3?1", "/which-measure") == "./which-measure?a=3%3F1"
-    assert serving.page_redirect("/binary", "k=3", "/binary") is None
+    assert page_handler.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
+    assert page_handler.page_redirect("/binary", "k" * MAX_QUERY_LENGTH, "/binary") is None
+    assert page_handler.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
+    assert page_handler.page_redirect("/binary/", "", "/binary") == "../binary"
+    assert page_handler.page_redirect("/", "", "/") is None
+    assert page_handler.page_redirect("/which-measure", "a=3?1", "/which-measure") == "./which-measure?a=3%3F1"
+    assert page_handler.page_redirect("/binary", "k=3", "/binary") is None
 
 
 def test_a_websocket_is_accepted_from_the_host_it_was_sent_to_and_the_allowed_origins_only():
     allowed = ["localhost:5006", "127.0.0.1:5006", "docs.example.org"]
-    assert serving.is_allowed_origin("http://192.168.1.20:5006", "192.168.1.20:5006", allowed)
-    assert serving.is_allowed_origin("http://localhost:5006", "192.168.1.20:5006", allowed)
-    assert serving.is_allowed_origin("https://docs.example.org", "192.168.1.20:5006", allowed)
-    assert not serving.is_allowed_origin("http://evil.example", "192.168.1.20:5006", allowed)
-    assert not serving.is_allowed_origin("http://192.168.1.20:5007", "192.168.1.20:5006", allowed)
-    assert not serving.is_allowed_origin("http://localhost:5007", "192.168.1.20:5006", allowed)
-    assert not serving.is_allowed_origin("null", "192.168.1.20:5006", allowed)
+    assert origins.is_allowed_origin("http://192.168.1.20:5006", "192.168.1.20:5006", allowed)
+    assert origins.is_allowed_origin("http://localhost:5006", "192.168.1.20:5006", allowed)
+    assert origins.is_allowed_origin("https://docs.example.org", "192.168.1.20:5006", allowed)
+    assert not origins.is_allowed_origin("http://evil.example", "192.168.1.20:5006", allowed)
+    assert not origins.is_allowed_origin("http://192.168.1.20:5007", "192.168.1.20:5006", allowed)
+    assert not origins.is_allowed_origin("http://localhost:5007", "192.168.1.20:5006", allowed)
+    assert not origins.is_allowed_origin("null", "192.168.1.20:5006", allowed)
 
 
 # -- the session token in a light page ------------------------------------------------------------------
@@ -505,12 +529,12 @@ def test_a_light_pages_token_carries_none_of_the_requests_headers_cookies_or_arg
         path="/binary",
         uri="/binary?k=3",
     )
-    token = serving.light_page_token(app, BokehApplication(), request)
+    token = mirror.light_page_token(app, BokehApplication(), request)
     payload = get_token_payload(token)
     assert (payload["headers"], payload["cookies"], payload["arguments"]) == ({}, {}, {})
     assert "secret" not in json.dumps(payload)
     assert check_session_id_signature(get_session_id(token), secret_key=app.secret_key, signed=True)
-    assert get_session_id(serving.light_page_token(app, BokehApplication(), request)) != get_session_id(token)
+    assert get_session_id(mirror.light_page_token(app, BokehApplication(), request)) != get_session_id(token)
 
 
 # -- the access code ----------------------------------------------------------------------------------
@@ -527,7 +551,7 @@ class Visitor:
         self.cookies_set: list = []
 
     def get_cookie(self, name):
-        return self.cookie if name == serving.AccessCode.COOKIE else None
+        return self.cookie if name == AccessCode.COOKIE else None
 
     def get_body_argument(self, name, default=""):
         return self.code if name == "code" else default
@@ -561,14 +585,12 @@ def waited(monkeypatch) -> list[float]:
 
 
 def test_without_a_code_every_visitor_is_let_in():
-    access = serving.AccessCode()
-    access.require(None)
+    access = AccessCode(None)
     assert access.allows(Visitor()) and access.allows(Visitor(cookie="anything"))
 
 
 def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(waited):
-    access = serving.AccessCode()
-    access.require("open-sesame")
+    access = AccessCode("open-sesame")
     visitor = Visitor(code="  open-sesame  ")
     run(access.check(visitor))
     ((name, value, options),) = visitor.cookies_set
@@ -578,13 +600,12 @@ def test_the_right_code_sets_an_httponly_strict_cookie_that_is_not_the_code(wait
     assert access.allows(Visitor(cookie=value))
     assert not access.allows(Visitor(cookie=value[:-2] + "00")) and not access.allows(Visitor())
     assert not access.allows(Visitor(cookie="é" * 64))  # not even ASCII
-    access.require("open-sesame")  # a new start: a new key, and yesterday's cookie opens nothing
+    access = AccessCode("open-sesame")  # a new start: a new key, and yesterday's cookie opens nothing
     assert not access.allows(Visitor(cookie=value))
 
 
 def test_a_wrong_code_waits_a_second_and_gets_the_form_again(waited):
-    access = serving.AccessCode()
-    access.require("open-sesame")
+    access = AccessCode("open-sesame")
     for guess in ("guess", "open-sesame" + "x" * 300, "open-sesameX"):
         visitor = Visitor(code=guess)
         run(access.check(visitor))
@@ -597,8 +618,7 @@ def test_a_wrong_code_waits_a_second_and_gets_the_form_again(waited):
 
 
 def test_the_access_form_has_no_script_fetches_nothing_and_posts_back_to_its_page():
-    access = serving.AccessCode()
-    access.require("open-sesame")
+    access = AccessCode("open-sesame")
     visitor = Visitor(path='/evaluate"><script>alert(1)</script>')
     access.ask(visitor)
     assert visitor.status == 401
@@ -613,20 +633,20 @@ def test_the_access_form_has_no_script_fetches_nothing_and_posts_back_to_its_pag
 
 
 def test_a_long_log_message_is_cut_and_says_how_long_it_was():
-    limit = serving.MAX_LOG_CHARS
-    assert serving.shorten_log_line("x" * limit) == "x" * limit
-    assert serving.shorten_log_line("x" * (limit + 1)) == "x" * limit + f"… ({limit + 1:,} characters in all)"
-    assert serving.shorten_log_line("y" * 5_000_000).endswith("… (5,000,000 characters in all)")
+    limit = logs.MAX_LOG_CHARS
+    assert logs.shorten_log_line("x" * limit) == "x" * limit
+    assert logs.shorten_log_line("x" * (limit + 1)) == "x" * limit + f"… ({limit + 1:,} characters in all)"
+    assert logs.shorten_log_line("y" * 5_000_000).endswith("… (5,000,000 characters in all)")
 
 
 def test_every_log_record_of_the_server_process_is_shortened():
     before = logging.getLogRecordFactory()
     try:
-        serving._shorten_long_log_messages()
-        serving._shorten_long_log_messages()  # twice is once
+        logs.shorten_long_log_messages()
+        logs.shorten_long_log_messages()  # twice is once
         record = logging.getLogRecordFactory()("bokeh", logging.ERROR, __file__, 1, "message %s", ("z" * 10_000,), None)
-        assert record.getMessage() == serving.shorten_log_line("message " + "z" * 10_000)
-        assert len(record.getMessage()) < serving.MAX_LOG_CHARS + 40
+        assert record.getMessage() == logs.shorten_log_line("message " + "z" * 10_000)
+        assert len(record.getMessage()) < logs.MAX_LOG_CHARS + 40
     finally:
         logging.setLogRecordFactory(before)
 
@@ -679,14 +699,14 @@ def static_get(handler_class, path: str, root: Path | None = None, **headers: st
 def bokeh_static():
     from bokeh.server.views.static_handler import StaticHandler
 
-    return serving.explainer_static(StaticHandler)
+    return static_files.explainer_static(StaticHandler)
 
 
 def test_a_nul_byte_in_a_static_path_is_a_400_where_tornado_would_fail_with_a_500(tmp_path, caplog):
     (tmp_path / "a.js").write_text("const a = 1;\n")
     assert static_get(StaticFileHandler, "a.js\x00.txt", tmp_path).status == 500  # why the rule is there
     caplog.clear()
-    ours = serving.explainer_static(StaticFileHandler)
+    ours = static_files.explainer_static(StaticFileHandler)
     for path in ("a.js\x00.txt", "\x00", "js/bokeh.min.js\x00"):
         assert static_get(ours, path, tmp_path).status == 400
     assert "Traceback" not in caplog.text and "ValueError" not in caplog.text
@@ -714,7 +734,7 @@ def test_scripts_go_out_gzipped_to_a_browser_that_takes_gzip_and_whole_to_a_rang
 
     from bokeh.util.paths import bokehjs_path
 
-    monkeypatch.setattr(serving, "_gzipped", {})
+    monkeypatch.setattr(static_files, "_gzipped", {})
     file = Path(bokehjs_path()) / "js" / "bokeh.min.js"
     plain = static_get(bokeh_static, "js/bokeh.min.js")
     zipped = static_get(bokeh_static, "js/bokeh.min.js", **{"Accept-Encoding": "gzip, br"})
@@ -725,4 +745,4 @@ def test_scripts_go_out_gzipped_to_a_browser_that_takes_gzip_and_whole_to_a_rang
     assert zipped.headers["Etag"] != plain.headers["Etag"]
     assert ranged.status == 206 and ranged.body == file.read_bytes()[:100] and "Content-Encoding" not in ranged.headers
     static_get(bokeh_static, "js/bokeh.min.js", **{"Accept-Encoding": "gzip"})
-    assert len(serving._gzipped) == 1  # compressed once, for every visitor
+    assert len(static_files._gzipped) == 1  # compressed once, for every visitor

@@ -13,9 +13,11 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from explainer import metrics, serving
+from explainer import metrics
 from explainer.figures import BY_NAME
 from explainer.pages import ROUTES
+from explainer.server.config import ServerConfig
+from explainer.server.serve import serve_pages
 
 from support.page import watch_page
 from support.server import answers, free_port, wait_until
@@ -50,7 +52,7 @@ def raw_get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes, list
 def inproc_server():
     """The explainer served in this process, so that its Tornado application can be inspected."""
     port = free_port()
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
     wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the in-process server")
     yield port, thread
     thread.stop()
@@ -79,7 +81,7 @@ def test_the_server_listens_on_this_computer_only(probe_server):
 def test_address_binds_the_address_given_and_its_pages_work(page):
     """--address is honoured (127.0.0.2 stands in for a LAN address: it is loopback, so nothing leaves the machine)."""
     port = free_port()
-    thread = serving.serve_pages(port, "127.0.0.2", [], threaded=True)
+    thread = serve_pages(ServerConfig(port, "127.0.0.2"), threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.2:{port}/binary"), timeout=30, message="the server on 127.0.0.2")
         mine = [
@@ -300,7 +302,7 @@ def test_serving_under_a_prefix_keeps_pages_resources_and_websocket_under_it(pag
     """As behind a reverse proxy that forwards /explainer/ to the server (--prefix /explainer)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}/explainer"
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True, prefix="/explainer")
+    thread = serve_pages(ServerConfig(port, "127.0.0.1", prefix="/explainer"), threaded=True)
     try:
         wait_until(lambda: answers(base + "/binary"), timeout=30, message="the prefixed server")
         requested: list[str] = []

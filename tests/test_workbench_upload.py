@@ -14,9 +14,11 @@ import pytest
 import pytrec_eval
 from playwright.sync_api import expect
 
-from explainer import metrics, serving
+from explainer import metrics
 from explainer.evaluation import Qrels
 from explainer.pages import ROUTES
+from explainer.server.config import ServerConfig, SessionTimes
+from explainer.server.serve import serve_pages
 from explainer.workbench import Workbench
 from explainer.workbench.upload import (
     CHUNK_BYTES,
@@ -156,15 +158,11 @@ def test_uploaded_qrels_and_run_are_evaluated_as_trec_eval_does(served):
 def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_page_closes(
     browser, monkeypatch, caplog, tmp_path
 ):
-    for key, value in {
-        "unused_session_lifetime_milliseconds": 2_000,
-        "check_unused_sessions_milliseconds": 500,
-    }.items():
-        monkeypatch.setitem(serving.SESSION_OPTIONS, key, value)
+    shorter = SessionTimes(unused_session_lifetime_milliseconds=2_000, check_unused_sessions_milliseconds=500)
     monkeypatch.chdir(tmp_path)  # anything written to the working directory would show here
     port = free_port()
     caplog.set_level(logging.INFO)
-    thread = serving.serve_pages(port, "127.0.0.1", [], threaded=True)
+    thread = serve_pages(ServerConfig(port, "127.0.0.1", sessions=shorter), threaded=True)
     first, second = browser.new_context(), browser.new_context()
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=60, message="the server")
@@ -201,7 +199,7 @@ def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_pag
         assert list(tmp_path.iterdir()) == []
         logged = "\n".join(record.getMessage() for record in caplog.records)
         assert "secret" not in logged
-        # The server's message filter took every piece the page sent (serving.upload_event).
+        # The server's message filter took every piece the page sent (server/messages.py upload_event).
         assert "Dropped" not in logged and "Closed the websocket" not in logged
     finally:
         first.close()

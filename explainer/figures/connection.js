@@ -1,7 +1,7 @@
 // connection.js: a served light page's link to its Python session, with no Bokeh or Panel.
 //
 // A served figure page is the exported light page (explainer.js draws its figures and computes
-// every number), plus this script, called with { token, lost, unreachable } (explainer/export.py).
+// every number), plus this script, called with { token, ready, lost, unreachable } (explainer/export.py).
 // It speaks the few messages of Bokeh's websocket protocol a page needs, so that Python follows
 // each figure as it does behind a Panel page:
 //   the server's ACK -> PULL-DOC-REQ { states } -> PULL-DOC-REPLY (each figure's state model, in page order)
@@ -84,7 +84,7 @@
 
   function linkFigures(doc) {
     // Panel holds Python's changes back until the page says its document is ready.
-    send("PATCH-DOC", { events: [{ kind: "MessageSent", msg_type: "bokeh_event", msg_data: { type: "event", name: "document_ready", values: { type: "map" } } }] });
+    send("PATCH-DOC", { events: [config.ready] });
     const models = stateModels(doc);
     if (models.length !== figures.length) {
       console.warn(`connection.js: the page has ${figures.length} figures and its session ${models.length}; Python will not follow them`);
@@ -101,7 +101,7 @@
   function receive(message) {
     const { header, content } = message;
     if (header.msgtype === "ACK") {
-      send("PULL-DOC-REQ", { states: true }); // only the figures' state models (serving.LIGHT_PULL)
+      send("PULL-DOC-REQ", { states: true }); // only the figures' state models (server/mirror.py LIGHT_PULL)
     } else if (header.msgtype === "PULL-DOC-REPLY") {
       linkFigures(content.doc);
     } else if (header.msgtype === "PATCH-DOC") {

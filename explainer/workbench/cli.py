@@ -196,8 +196,15 @@ def serve(args, workbench_of) -> None:
     unless one was given: these are the reader's own judgments and runs.
     """
     from explainer.pages import evaluate_page
-    from explainer.serve_options import access_code, announce_class_address, cannot_serve, shown_host, wants_browser
-    from explainer.serving import serve_pages
+    from explainer.serve_options import (
+        access_code,
+        announce_class_address,
+        cannot_serve,
+        server_config,
+        shown_host,
+        wants_browser,
+    )
+    from explainer.server.serve import serve_pages
 
     url = f"http://{shown_host(args.address)}:{args.port}/evaluate"
     print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
@@ -214,14 +221,8 @@ def serve(args, workbench_of) -> None:
         # Once the server's loop (this thread's) runs: the page, not the story at /.
         IOLoop.current().add_callback(lambda: webbrowser.open(url))
     try:
-        serve_pages(
-            args.port,
-            args.address,
-            [],
-            routes={"/evaluate": lambda: evaluate_page(workbench_of())},
-            access_code=code,
-            class_address=shared or "",
-        )
+        config = server_config(args, code, shared, pages={"/evaluate": lambda: evaluate_page(workbench_of())})
+        serve_pages(config)
     except OSError as error:
         raise cannot_serve(args, error) from None
 

@@ -18,6 +18,18 @@ import uuid
 from typing import Any
 
 
+def page_call(body: bytes) -> tuple[str, dict]:
+    """The session token and the "document ready" event a served page hands connection.js.
+
+    Read from the page rather than imported (``explainer.export.DOCUMENT_READY`` declares it): a
+    client then sends exactly what the page's script sends, and the attack tests' reader process,
+    which must start fast, imports nothing of the explainer or Panel."""
+    text = body.decode()
+    token = re.search(r'"token":\s*"([^"]+)"', text).group(1)
+    ready, _ = json.JSONDecoder().raw_decode(text, re.search(r'"ready":\s*', text).end())
+    return token, ready
+
+
 def as_map(value: Any) -> Any:
     """A plain dict as Bokeh serializes it."""
     if isinstance(value, dict):
@@ -43,15 +55,6 @@ def summarize(samples: list[float]) -> dict[str, float | int | None]:
         "min": round(ordered[0], 3),
         "max": round(ordered[-1], 3),
     }
-
-
-# What BokehJS sends right after it pulled the document (the served pages have no
-# browser-info model, so nothing else).
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
 
 
 def models_of(node: Any):
@@ -97,7 +100,7 @@ class BokehClient:
         from tornado.websocket import websocket_connect
 
         page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
-        token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
+        token, self.ready = page_call(page.body)
         request = HTTPRequest(
             "ws" + self.base_url.removeprefix("http") + self.path + "/ws",
             headers={"Origin": self.base_url},
@@ -115,7 +118,7 @@ class BokehClient:
         view = next(m for m in models if "relevant" in _decode_map(m["attributes"].get("state", {})))
         self.state_model = view["id"]
         self.state = _decode_map(view["attributes"]["state"])
-        await self.send("PATCH-DOC", {"events": [DOCUMENT_READY]}, timeout)
+        await self.send("PATCH-DOC", {"events": [self.ready]}, timeout)
 
     @staticmethod
     def _change(model: str, attr: str, new: Any) -> dict[str, Any]:

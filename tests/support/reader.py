@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import statistics
 import sys
 import threading
@@ -24,7 +23,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
 
-from support.bokeh_client import DOCUMENT_READY, as_map, models_of
+from support.bokeh_client import as_map, models_of, page_call
 
 # The reader clicks this often, open loop: a click is sent on time even while earlier ones wait.
 CLICK_EVERY_S = 0.02
@@ -81,10 +80,10 @@ class Session:
 
     async def open(self, timeout: float = 60.0) -> Session:
         page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
-        self.token = re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
+        self.token, self.ready = page_call(page.body)
         await self.connect(timeout)
         self.doc = await self.pull(timeout)
-        await self.request("PATCH-DOC", {"events": [DOCUMENT_READY]}, timeout)
+        await self.request("PATCH-DOC", {"events": [self.ready]}, timeout)
         return self
 
     async def connect(self, timeout: float = 60.0) -> None:

@@ -104,7 +104,7 @@ class ObjectServer:
         def session():
             import panel as pn
 
-            # As the explainer's server has it (serving._session_of): the page's only start-up
+            # As the explainer's server has it (server/sessions.py session_of): the page's only start-up
             # message is its own. Panel's browser-info report, in seven messages, once raced a
             # test's change of Python state and the change never reached the page.
             pn.config.browser_info = False

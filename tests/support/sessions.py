@@ -1,6 +1,6 @@
 """What a served explainer holds, looked at from inside its process: routes, sessions, their objects.
 
-For tests that run the server in their own process (``serving.serve_pages(..., threaded=True)``)
+For tests that run the server in their own process (``server.serve.serve_pages(config, threaded=True)``)
 and check what it routes, which sessions it keeps and what their memory holds.
 """
 

@@ -1,0 +1,307 @@
+"""The message filter: what a page's websocket may send, checked before Bokeh sees it.
+
+A page sends one document request, then PATCH-DOC messages: "document ready" once, and a
+figure's new state per click; the workbench's page also sends the pieces of uploaded files.
+``page_events`` keeps exactly those events, rebuilt from their checked parts; ``PageMessages``
+is the websocket handler's side of it (mixed into Bokeh's handler by ``websocket.py``).
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import time
+from typing import Any, NamedTuple
+
+from explainer.export import DOCUMENT_READY
+from explainer.server.logs import REFUSAL_LOG_EVERY_S, log, shorten
+from explainer.server.mirror import LIGHT_PULL, states_reply
+
+# How deep a figure's state nests (the queries figure's: a map of lists of lists).
+MAX_STATE_DEPTH = 4
+# The kinds of message an upload's pieces are (``workbench/upload.py``).
+UPLOAD_MESSAGES = frozenset({"start", "chunk", "end"})
+
+
+class Refusal(Exception):
+    """A websocket message no page sends: the connection is closed, with ``code`` as the reason."""
+
+    def __init__(self, code: str, detail: str = ""):
+        super().__init__(code)
+        self.code, self.detail = code, detail
+
+
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Whether a value from the browser is plain data as Bokeh encodes it: numbers, strings, lists
+    and maps with string keys, no deeper than ``MAX_STATE_DEPTH``. Bokeh would make a model of any
+    class an ``{"type": "object", ...}`` names, or look up a ``{"id": ...}``; a state has neither."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if depth >= MAX_STATE_DEPTH:
+        return False
+    if isinstance(value, list):
+        return all(is_plain(item, depth + 1) for item in value)
+    return is_map(value) and all(
+        isinstance(key, str) and is_plain(item, depth + 1) for key, item in value.get("entries", [])
+    )
+
+
+def is_map(value: Any) -> bool:
+    """Whether a value is a map as Bokeh encodes one: ``{"type": "map", "entries": [[key, value], ...]}``."""
+    return (
+        isinstance(value, dict)
+        and value.get("type") == "map"
+        and set(value) <= {"type", "entries"}
+        and isinstance(value.get("entries", []), list)
+        and all(isinstance(entry, list) and len(entry) == 2 for entry in value.get("entries", []))
+    )
+
+
+def is_state(value: Any, fields: frozenset[str]) -> bool:
+    """Whether a value can be a figure's state: a plain map of (some of) its fields."""
+    return (
+        is_map(value)
+        and all(isinstance(key, str) and key in fields for key, _ in value.get("entries", []))
+        and is_plain(value)
+    )
+
+
+def describe(event: Any) -> str:
+    """A few words for an event a page never sends, for the log (never the event's content)."""
+    if not isinstance(event, dict):
+        return "not an event"
+    kind = event.get("kind")
+    kind = kind[:40] if isinstance(kind, str) else "no kind"
+    if kind == "ModelChanged" and isinstance(event.get("attr"), str):
+        return f"a change of {event['attr'][:40]!r}"
+    return kind
+
+
+class PageModels(NamedTuple):
+    """What a page's document lets a browser change: figures' states and views that take uploads."""
+
+    states: dict[str, frozenset[str]]  # a figure's state model's id -> the state's fields
+    uploads: frozenset[str]  # the ids of views that take uploads (their ``uploads`` is true)
+
+
+def page_models(document) -> PageModels:
+    """The figures' state models in a session's document (their ids and their states' fields),
+    and its views that take uploads."""
+    from panel.models.esm import ReactiveESM
+
+    states, uploads = {}, set()
+    for model in document.models:
+        data = getattr(model, "data", None) if isinstance(model, ReactiveESM) else None
+        state = getattr(data, "state", None)
+        if isinstance(state, dict):
+            states[data.id] = frozenset(state)
+            if getattr(data, "uploads", False) is True:
+                uploads.add(model.id)
+    return PageModels(states, frozenset(uploads))
+
+
+def page_events(content: Any, models: PageModels, ready_seen: bool) -> tuple[list, list[str]]:
+    """The events of a PATCH-DOC's ``content`` that a page sends, rebuilt from their checked parts,
+    and a description of each of the others (dropped).
+
+    A page sends its figures' states, each a change of the ``state`` property of a figure's
+    data model (``models.states`` maps their ids to their fields), "document ready" once
+    (``ready_seen``: already), and, from a view that takes uploads (``models.uploads``), the
+    pieces of a file (``upload_event``). Of several states for one figure only the last counts,
+    as it would once applied; anything else (new roots, other properties or models, other
+    events) is dropped. The returned events are built here, so nothing else of the message
+    reaches Bokeh.
+    """
+    if not isinstance(content, dict) or not isinstance(content.get("events"), list):
+        return [], ["a message without a list of events"]
+    ready: list[dict] = []
+    pieces: list[dict] = []
+    last: dict[str, dict] = {}
+    dropped: list[str] = []
+    for event in content["events"]:
+        if isinstance(event, dict) and event.get("kind") == "ModelChanged" and event.get("attr") == "state":
+            model = event.get("model")
+            model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
+            fields = models.states.get(model_id) if isinstance(model_id, str) else None
+            if fields is not None and is_state(event.get("new"), fields):
+                last.pop(model_id, None)
+                last[model_id] = {
+                    "kind": "ModelChanged",
+                    "model": {"id": model_id},
+                    "attr": "state",
+                    "new": event["new"],
+                }
+                continue
+            dropped.append("a state that is not a figure's")
+        elif event == DOCUMENT_READY and not (ready_seen or ready):
+            ready.append(copy.deepcopy(DOCUMENT_READY))
+        elif (piece := upload_event(event, models.uploads)) is not None:
+            pieces.append(piece)
+        else:
+            dropped.append(describe(event))
+    return ready + pieces + list(last.values()), dropped
+
+
+def upload_event(event: Any, uploads: frozenset[str]) -> dict | None:
+    """A piece of an upload as Panel's ``model.send_msg`` sends it, rebuilt, or None for anything else:
+    a "data_event" of a view in ``uploads`` whose data is a plain map with a ``type`` of
+    ``UPLOAD_MESSAGES`` (the workbench checks the rest: ``upload.Inbox``)."""
+    if not (
+        isinstance(event, dict)
+        and set(event) == {"kind", "msg_type", "msg_data"}
+        and event["kind"] == "MessageSent"
+        and event["msg_type"] == "bokeh_event"
+    ):
+        return None
+    data = event["msg_data"]
+    if not (isinstance(data, dict) and data.get("type") == "event" and data.get("name") == "data_event"):
+        return None
+    values = data.get("values")
+    entries = dict(values["entries"]) if is_map(values) and len(values.get("entries", [])) == 2 else {}
+    model, message = entries.get("model"), entries.get("data")
+    model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
+    if model_id not in uploads or not (is_map(message) and is_plain(message)):
+        return None
+    if dict(message.get("entries", [])).get("type") not in UPLOAD_MESSAGES:
+        return None
+    return {
+        "kind": "MessageSent",
+        "msg_type": "bokeh_event",
+        "msg_data": {
+            "type": "event",
+            "name": "data_event",
+            "values": {"type": "map", "entries": [["model", {"id": model_id}], ["data", message]]},
+        },
+    }
+
+
+class PageMessages:
+    """A websocket handler (mixed into Bokeh's) that takes from a browser only what a page sends.
+
+    A page sends one PULL-DOC-REQ for its document, then PATCH-DOC messages: "document ready"
+    once, and a figure's new state per click. The browser's side of every figure writes only its
+    model's ``state`` (``kit.js``' ``bindState``), and nothing else in the page writes to the
+    server. So, before Bokeh sees a message:
+
+    - a binary frame, a message announcing binary buffers, a message that cannot be read, or
+      one sent before the session is open closes the connection, logged in one short line;
+    - a PATCH-DOC keeps only the events ``page_events`` accepts (the rest are dropped with one
+      log line per connection, then at most one per ``REFUSAL_LOG_EVERY_S``), and an error reply
+      says so; a second PULL-DOC-REQ, a PUSH-DOC (which would replace the whole document) and a
+      SERVER-INFO-REQ (versions) get an error reply;
+    - an error reply is a short code (``refused-event``, ``refused-state``, ``refused-message``),
+      never Bokeh's traceback of the server's files.
+
+    Tornado refuses a message over the page's ``ServerConfig.message_limit`` before reading it
+    (close code 1009).
+    """
+
+    _frames = 0
+    _pulled = False
+    _ready_seen = False
+    _closing = False
+    _models: PageModels | None = None
+    _dropped = 0
+    _dropped_unlogged = 0
+    _next_drop_log = 0.0
+
+    async def on_message(self, fragment: str | bytes) -> None:
+        if self._closing:
+            return
+        try:
+            message = await self._receive_checked(fragment)
+            if message is None:
+                return
+            reply = await self._answer(message)
+            await self.send_message(reply)
+        except Refusal as refusal:
+            self._refuse_connection(refusal.code, refusal.detail)
+        except Exception as error:  # whatever a client sends must not reach the log whole
+            self._refuse_connection("unreadable-message", repr(error))
+
+    async def _receive_checked(self, fragment: str | bytes):
+        """The message ``fragment`` completes, or None; a Refusal for what no page sends."""
+        if self.receiver is None or self.connection is None:
+            raise Refusal("not-open")
+        if not isinstance(fragment, str):
+            raise Refusal("binary-frame")
+        self._frames += 1
+        message = await self.receiver.consume(fragment)
+        if self._frames % 3:  # a message is three text frames: header, metadata, content
+            return None
+        if message is None:
+            raise Refusal("binary-buffers")
+        msgid = message.header.get("msgid")
+        if not (isinstance(msgid, str) and 0 < len(msgid) <= 64):
+            raise Refusal("bad-header")
+        return message
+
+    async def _answer(self, message):
+        from bokeh.server.session import ServerSession
+
+        kind = message.msgtype
+        if kind == "PULL-DOC-REQ" and not self._pulled:
+            self._pulled = True
+            if message.content == LIGHT_PULL:
+                return states_reply(message.header["msgid"], self.connection.session.document)
+            return await ServerSession.pull(message, self.connection)
+        if kind != "PATCH-DOC":
+            self._note_dropped(
+                [f"a {shorten(kind, 40)} message" if kind != "PULL-DOC-REQ" else "a second PULL-DOC-REQ"]
+            )
+            return self._error(message, "refused-message")
+        if self._models is None:
+            self._models = page_models(self.connection.session.document)
+        events, dropped = page_events(message.content, self._models, self._ready_seen)
+        if dropped:
+            self._note_dropped(dropped)
+        if not events:
+            return self._error(message, "refused-event")
+        self._ready_seen = self._ready_seen or events[0]["kind"] == "MessageSent"
+        message.content = {"events": events}
+        try:
+            await ServerSession.patch(message, self.connection)
+        except Exception as error:  # Bokeh's or Panel's refusal of a value
+            self._note_dropped([f"a state refused with {shorten(repr(error), 80)}"])
+            return self._error(message, "refused-state")
+        return self._error(message, "refused-event") if dropped else self.connection.ok(message)
+
+    def _error(self, message, code: str):
+        """An ERROR reply with ``code`` and nothing else (Bokeh's would carry the server's traceback)."""
+        reply = self.connection.protocol.create("ERROR", message.header["msgid"], code)
+        reply.content["traceback"] = None
+        return reply
+
+    def _note_dropped(self, what: list[str]) -> None:
+        self._dropped += len(what)
+        self._dropped_unlogged += len(what)
+        now = time.monotonic()
+        if now < self._next_drop_log:
+            return
+        counted = collections.Counter(what)
+        listed = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counted.most_common(3))
+        more = f" and {len(counted) - 3} other kinds" if len(counted) > 3 else ""
+        log.warning(
+            "Dropped %d event(s) from %s on %s that no page sends (%s%s); %d on this connection so far, "
+            "logged at most every %.0f s",
+            self._dropped_unlogged,
+            self.request.remote_ip,
+            self.request.path,
+            listed,
+            more,
+            self._dropped,
+            REFUSAL_LOG_EVERY_S,
+        )
+        self._dropped_unlogged = 0
+        self._next_drop_log = now + REFUSAL_LOG_EVERY_S
+
+    def _refuse_connection(self, code: str, detail: str = "") -> None:
+        self._closing = True
+        log.warning(
+            "Closed the websocket of %s on %s: %s%s",
+            self.request.remote_ip,
+            self.request.path,
+            code,
+            f" ({shorten(detail)})" if detail else "",
+        )
+        self.close(1008, code)
