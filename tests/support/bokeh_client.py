@@ -21,13 +21,17 @@ from typing import Any
 def page_call(body: bytes) -> tuple[str, dict]:
     """The session token and the "document ready" event a served page hands connection.js.
 
-    Read from the page rather than imported (``explainer.export.DOCUMENT_READY`` declares it): a
-    client then sends exactly what the page's script sends, and the attack tests' reader process,
-    which must start fast, imports nothing of the explainer or Panel."""
+    Read from a light page rather than imported (``explainer.export.DOCUMENT_READY`` declares it):
+    a client then sends exactly what the page's script sends, and the attack tests' reader process,
+    which must start fast, imports nothing of the explainer or Panel for one."""
     text = body.decode()
     token = re.search(r'"token":\s*"([^"]+)"', text).group(1)
-    ready, _ = json.JSONDecoder().raw_decode(text, re.search(r'"ready":\s*', text).end())
-    return token, ready
+    ready_at = re.search(r'"ready":\s*', text)
+    if ready_at is None:  # a Panel page: BokehJS sends the same event, which export.py declares
+        from explainer.export import DOCUMENT_READY
+
+        return token, DOCUMENT_READY
+    return token, json.JSONDecoder().raw_decode(text, ready_at.end())[0]
 
 
 def as_map(value: Any) -> Any:
