@@ -1,6 +1,9 @@
 """The conventions figure in a real Chromium: what a reader sees and does, and its sync with Python.
 
 Every expected number is computed with explainer.metrics (support.expected), never read back from the page.
+What the figure shows and does in the browser alone is checked on its own light page; two tests serve
+a ConventionsFigure from this process (a Panel page): one does each kind of interaction once and reads
+Python's state after each, one sets Python's state.
 """
 
 from __future__ import annotations
@@ -134,72 +137,61 @@ def test_focusing_or_hovering_a_row_shows_its_arithmetic(light):
 
 
 @pytest.mark.browser
-def test_promoting_and_regrading_change_every_number_as_the_metrics_say(fig):
-    fig.button(6).click()  # the grade-3 service bulletin moves into the top 5
+def test_promoting_and_regrading_change_every_number_as_the_metrics_say(light):
+    light.button(6).click()  # the grade-3 service bulletin moves into the top 5
     order = [0, 1, 2, 3, 5, 4, 6, 7]
-    fig.expect_state(ARTICLE, order, 5, [3, 2])
-    fig.wait_python(order=order)
-    assert fig.active()["rank"] == "5"
-    before = ConventionsState().values
-    after = fig.figure.state.values
-    assert all(after[c.key] > before[c.key] for c in CONVENTIONS)
+    light.expect_state(ARTICLE, order, 5, [3, 2])
+    assert light.active()["rank"] == "5"
 
-    fig.select(3).select_option("3")  # rank 3 holds document 2
+    light.select(3).select_option("3")  # rank 3 holds document 2
     grades = [1, 3, 3, 2, 0, 3, 1, 2]
-    fig.expect_state(grades, order, 5, [3, 2])
-    fig.wait_python(grades=grades)
+    light.expect_state(grades, order, 5, [3, 2])
 
-    fig.button(1).click()
-    expect(fig.hint).to_have_text("Rank 1 is already at the top.")
-    assert fig.figure.state.order == order
+    light.button(1).click()
+    expect(light.hint).to_have_text("Rank 1 is already at the top.")
 
 
 @pytest.mark.browser
-def test_the_marker_moves_k_by_keyboard(fig):
-    fig.marker.focus()
-    fig.marker.press("ArrowUp")
-    fig.expect_state(ARTICLE, IDENTITY, 4, [3, 2])
-    fig.wait_python(k=4)
-    fig.marker.press("Home")
-    fig.expect_state(ARTICLE, IDENTITY, 1, [3, 2])
-    fig.marker.press("End")  # past the eight results, to k = 10
-    fig.expect_state(ARTICLE, IDENTITY, 10, [3, 2])
-    fig.wait_python(k=10)
-    expect(fig.page.locator(".rl-row.rl-below")).to_have_count(0)
+def test_the_marker_moves_k_by_keyboard(light):
+    light.marker.focus()
+    light.marker.press("ArrowUp")
+    light.expect_state(ARTICLE, IDENTITY, 4, [3, 2])
+    light.marker.press("Home")
+    light.expect_state(ARTICLE, IDENTITY, 1, [3, 2])
+    light.marker.press("End")  # past the eight results, to k = 10
+    light.expect_state(ARTICLE, IDENTITY, 10, [3, 2])
+    expect(light.page.locator(".rl-row.rl-below")).to_have_count(0)
 
 
 @pytest.mark.browser
-def test_the_missed_steppers_change_the_judged_ideals_and_recall_only(fig):
+def test_the_missed_steppers_change_the_judged_ideals_and_recall_only(light):
     list_only = {
-        c.key: fig.convention(c.key).locator(".conv-value").inner_text() for c in CONVENTIONS if c.ideal == "list"
+        c.key: light.convention(c.key).locator(".conv-value").inner_text() for c in CONVENTIONS if c.ideal == "list"
     }
-    fig.stepper(1, "+").click()
-    fig.expect_state(ARTICLE, IDENTITY, 5, [3, 2, 1])
-    fig.wait_python(missed_grades=[3, 2, 1])
-    fig.stepper(3, "-").click()
-    fig.expect_state(ARTICLE, IDENTITY, 5, [2, 1])
-    fig.wait_python(missed_grades=[2, 1])
+    light.stepper(1, "+").click()
+    light.expect_state(ARTICLE, IDENTITY, 5, [3, 2, 1])
+    light.stepper(3, "-").click()
+    light.expect_state(ARTICLE, IDENTITY, 5, [2, 1])
     # The ideal of the list alone does not see documents outside the list.
     for key, text in list_only.items():
-        expect(fig.convention(key).locator(".conv-value")).to_have_text(text)
-    expect(fig.stepper(3, "-")).to_have_attribute("aria-disabled", "true")
-    fig.stepper(3, "-").click(force=True)  # nothing to remove: no change
-    fig.expect_state(ARTICLE, IDENTITY, 5, [2, 1])
+        expect(light.convention(key).locator(".conv-value")).to_have_text(text)
+    expect(light.stepper(3, "-")).to_have_attribute("aria-disabled", "true")
+    light.stepper(3, "-").click(force=True)  # nothing to remove: no change
+    light.expect_state(ARTICLE, IDENTITY, 5, [2, 1])
 
     # Up to the maximum, then a hint.
     for _ in range(MAX_MISSED - 2):
-        fig.stepper(2, "+").click()
+        light.stepper(2, "+").click()
     missed = sorted([2, 1] + [2] * (MAX_MISSED - 2), reverse=True)
-    fig.expect_state(ARTICLE, IDENTITY, 5, missed)
-    expect(fig.stepper(1, "+")).to_have_attribute("aria-disabled", "true")
-    fig.stepper(1, "+").click(force=True)
-    expect(fig.hint).to_have_text(f"At most {MAX_MISSED} missed documents.")
-    fig.wait_python(missed_grades=missed)
+    light.expect_state(ARTICLE, IDENTITY, 5, missed)
+    expect(light.stepper(1, "+")).to_have_attribute("aria-disabled", "true")
+    light.stepper(1, "+").click(force=True)
+    expect(light.hint).to_have_text(f"At most {MAX_MISSED} missed documents.")
 
 
 @pytest.mark.browser
-def test_the_whole_figure_works_by_keyboard_alone(fig):
-    seen = fig.tab_stops()
+def test_the_whole_figure_works_by_keyboard_alone(light):
+    seen = light.tab_stops()
     rows = [a["rank"] for a in seen if "rl-activate" in a["cls"]]
     selects = [a["rank"] for a in seen if a["tag"] == "select"]
     conventions = [a["convention"] for a in seen if a["convention"]]
@@ -209,32 +201,27 @@ def test_the_whole_figure_works_by_keyboard_alone(fig):
     assert sum(a["label"].startswith(("One more missed", "One fewer missed")) for a in seen) == 6
     assert any(a["text"] == "Reset" for a in seen)
 
-    fig.tab_to(lambda a: a["convention"] == "exponential-list")
+    light.tab_to(lambda a: a["convention"] == "exponential-list")
     row = convention_row(list(ARTICLE), 5, [3, 2], BY_KEY["exponential-list"])
-    expect(fig.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
+    expect(light.detail.locator(".metric-formula")).to_have_text(row["ndcg"])
 
-    fig.tab_to(lambda a: a["label"] == "One more missed document of grade 3")
-    fig.page.keyboard.press("Enter")
-    fig.wait_python(missed_grades=[3, 3, 2])
+    light.tab_to(lambda a: a["label"] == "One more missed document of grade 3")
+    light.page.keyboard.press("Enter")
 
-    fig.tab_to(lambda a: "rl-cutoff" in a["cls"])
-    fig.page.keyboard.press("PageDown")
-    fig.wait_python(k=8)
+    light.tab_to(lambda a: "rl-cutoff" in a["cls"])
+    light.page.keyboard.press("PageDown")
 
-    fig.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "6")
-    fig.page.keyboard.press(" ")
+    light.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "6")
+    light.page.keyboard.press(" ")
     order = [0, 1, 2, 3, 5, 4, 6, 7]
-    fig.wait_python(order=order)
-    fig.page.keyboard.press("Enter")  # the focus followed the result to rank 5
+    light.page.keyboard.press("Enter")  # the focus followed the result to rank 5
     order = [0, 1, 2, 5, 3, 4, 6, 7]
-    fig.wait_python(order=order)
     # Shift+Tab back from the table passed every row: the first one is shown.
-    fig.expect_state(ARTICLE, order, 8, [3, 3, 2], active="linear-judged")
+    light.expect_state(ARTICLE, order, 8, [3, 3, 2], active="linear-judged")
 
-    fig.tab_to(lambda a: a["text"] == "Reset")
-    fig.page.keyboard.press("Enter")
-    wait_until(lambda: fig.figure.state.to_dict() == ConventionsState().to_dict(), message="Python back to the default")
-    fig.expect_state(ARTICLE, IDENTITY, 5, [3, 2])
+    light.tab_to(lambda a: a["text"] == "Reset")
+    light.page.keyboard.press("Enter")
+    light.expect_state(ARTICLE, IDENTITY, 5, [3, 2])
 
 
 @pytest.mark.browser
@@ -244,6 +231,14 @@ def test_python_changes_reach_the_page(fig):
     fig.marker.press("ArrowUp")
     fig.wait_python(k=4)
     state = fig.figure.state
+    # Python's own values follow a promotion: the grade-3 service bulletin into the top 5 raises each.
+    fig.marker.press("ArrowDown")
+    fig.wait_python(k=5)
+    fig.button(6).click()
+    fig.wait_python(order=[0, 1, 2, 3, 5, 4, 6, 7])
+    before = ConventionsState().values
+    assert all(state.values[c.key] > before[c.key] for c in CONVENTIONS)
+    on_server(state.param.update, order=list(IDENTITY))
     on_server(state.param.update, k=3)
     fig.expect_state(ARTICLE, IDENTITY, 3, [3, 2])
     on_server(state.add_missed_grade, 1)
@@ -260,13 +255,11 @@ def test_python_changes_reach_the_page(fig):
 
 
 @pytest.mark.browser
-def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, serve_object):
-    figure = ConventionsFigure(standalone=True)
-    page.goto(serve_object(figure) + "?k=3&missed_grades=1&grades=0,0,3,0,0,0,0,2")
-    shown = Fig(page, figure)
+def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, server):
+    page.goto(server.url + "/conventions?k=3&missed_grades=1&grades=0,0,3,0,0,0,0,2")
+    shown = Fig(page, None)
     grades = [0, 0, 3, 0, 0, 0, 0, 2]
     shown.expect_state(grades, IDENTITY, 3, [1])
-    shown.wait_python(k=3, missed_grades=[1], grades=grades)
     expect(page.locator(".query-notice")).to_be_hidden()
     expect(page.get_by_role("button", name="Presenter view")).to_be_visible()
 
@@ -276,7 +269,54 @@ def test_a_link_sets_the_state_and_clicks_rewrite_the_link(page, serve_object):
     page.wait_for_url(re.compile(r"grades=0,3,0,0,0,0,0,2&order=1,3,2,4,5,6,7,8&k=3&missed_grades=2,1$"))
     other = page.context.new_page()
     other.goto(page.url)
-    Fig(other, figure).expect_state(grades, [0, 2, 1, 3, 4, 5, 6, 7], 3, [2, 1])
+    Fig(other, None).expect_state(grades, [0, 2, 1, 3, 4, 5, 6, 7], 3, [2, 1])
+
+
+@pytest.mark.browser
+def test_each_kind_of_interaction_reaches_python(page, serve_object):
+    """A link, a click, a select, the marker's keys, the steppers by mouse and key, Space and Enter on a
+    row, Reset and Example, each read back from Python (what each shows: the light page's tests above).
+
+    The figure is standalone and opened by a link, so that Reset (the link's state) and Example differ."""
+    figure = ConventionsFigure(standalone=True)
+    page.goto(serve_object(figure) + "?k=3&missed_grades=1&grades=0,0,3,0,0,0,0,2")
+    shown = Fig(page, figure)
+    grades = [0, 0, 3, 0, 0, 0, 0, 2]
+    shown.expect_state(grades, IDENTITY, 3, [1])
+    shown.wait_python(k=3, missed_grades=[1], grades=grades)
+
+    shown.button(3).click()
+    order = [0, 2, 1, 3, 4, 5, 6, 7]
+    shown.wait_python(order=order)
+    shown.select(1).select_option("3")  # rank 1 holds document 0
+    grades = [3, 0, 3, 0, 0, 0, 0, 2]
+    shown.wait_python(grades=grades)
+    shown.marker.focus()
+    shown.marker.press("ArrowDown")
+    shown.wait_python(k=4)
+    shown.marker.press("End")
+    shown.wait_python(k=10)
+    shown.stepper(1, "+").click()
+    shown.wait_python(missed_grades=[1, 1])
+    shown.stepper(1, "-").click()
+    shown.wait_python(missed_grades=[1])
+
+    shown.tab_to(lambda a: a["label"] == "One more missed document of grade 3")
+    page.keyboard.press("Enter")
+    shown.wait_python(missed_grades=[3, 1])
+    shown.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "6")
+    page.keyboard.press(" ")
+    order = [0, 2, 1, 3, 5, 4, 6, 7]
+    shown.wait_python(order=order)
+    page.keyboard.press("Enter")  # the focus followed the result to rank 5
+    order = [0, 2, 1, 5, 3, 4, 6, 7]
+    shown.wait_python(order=order)
+
+    shown.tab_to(lambda a: a["text"] == "Reset")
+    page.keyboard.press("Enter")
+    shown.wait_python(k=3, missed_grades=[1], grades=[0, 0, 3, 0, 0, 0, 0, 2], order=IDENTITY)
+    page.get_by_role("button", name="Example").click()
+    wait_until(lambda: figure.state.to_dict() == ConventionsState().to_dict(), message="Python back to the default")
 
 
 # A bad link value, ignored with a notice while the rest applies: tests/js/links.test.mjs.

@@ -120,7 +120,7 @@ def light(page, server):
 # -- the tests ---------------------------------------------------------------------------------
 
 
-def test_default_numbers_for_both_gains_and_both_cutoffs(fig):
+def test_default_numbers_for_both_gains_and_both_cutoffs(light):
     # The article's numbers, also checked against the metrics core.
     for k, gain, text in [
         (8, "exponential", "NDCG@8 = 10.48 / 14.95 = 0.70"),
@@ -133,47 +133,46 @@ def test_default_numbers_for_both_gains_and_both_cutoffs(fig):
         "DCG@8 = 1/1.00 + 7/1.58 + 0/2.00 + 3/2.32 + 0/2.58 + 7/2.81 + 1/3.00 + 3/3.17 = 10.48"
     )
 
-    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
-    expect(fig.live).to_have_text(announcement(ARTICLE, 8, "exponential"))
+    light.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    expect(light.live).to_have_text(announcement(ARTICLE, 8, "exponential"))
 
     # k with the keyboard on the marker: 8 -> 5 -> 4 -> 3.
-    fig.marker.focus()
-    fig.marker.press("PageUp")
-    expect(fig.handle).to_have_text("k = 5")
-    fig.marker.press("ArrowUp")
-    fig.marker.press("ArrowLeft")
-    expect(fig.ndcg).to_have_text("NDCG@3 = 5.42 / 12.92 = 0.42")
-    fig.expect_state(ARTICLE, IDENTITY, 3, "exponential")
-    expect(fig.marker).to_have_attribute("aria-valuetext", "k = 3: the top 3 results count")
+    light.marker.focus()
+    light.marker.press("PageUp")
+    expect(light.handle).to_have_text("k = 5")
+    light.marker.press("ArrowUp")
+    light.marker.press("ArrowLeft")
+    expect(light.ndcg).to_have_text("NDCG@3 = 5.42 / 12.92 = 0.42")
+    light.expect_state(ARTICLE, IDENTITY, 3, "exponential")
+    expect(light.marker).to_have_attribute("aria-valuetext", "k = 3: the top 3 results count")
 
-    fig.gain("linear").click()
-    expect(fig.ndcg).to_have_text("NDCG@3 = 2.89 / 5.89 = 0.49")
-    fig.expect_state(ARTICLE, IDENTITY, 3, "linear")
+    light.gain("linear").click()
+    expect(light.ndcg).to_have_text("NDCG@3 = 2.89 / 5.89 = 0.49")
+    light.expect_state(ARTICLE, IDENTITY, 3, "linear")
 
-    fig.marker.press("End")
-    expect(fig.ndcg).to_have_text("NDCG@8 = 5.79 / 7.50 = 0.77")
-    fig.expect_state(ARTICLE, IDENTITY, 8, "linear")
-    expect(fig.live).to_have_text(announcement(ARTICLE, 8, "linear"))
+    light.marker.press("End")
+    expect(light.ndcg).to_have_text("NDCG@8 = 5.79 / 7.50 = 0.77")
+    light.expect_state(ARTICLE, IDENTITY, 8, "linear")
+    expect(light.live).to_have_text(announcement(ARTICLE, 8, "linear"))
 
-    fig.gain("exponential").click()
-    expect(fig.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
+    light.gain("exponential").click()
+    expect(light.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
 
     # The other keys, and the bounds.
-    fig.marker.press("Home")
-    expect(fig.handle).to_have_text("k = 1")
-    fig.marker.press("ArrowUp")
-    fig.marker.press("PageDown")
-    expect(fig.handle).to_have_text("k = 4")
-    fig.marker.press("ArrowRight")
-    fig.marker.press("ArrowDown")
-    expect(fig.ndcg).to_have_text(ndcg_text(ARTICLE, 6, "exponential"))
-    fig.marker.press("PageDown")
-    expect(fig.handle).to_have_text("k = 8")
-    fig.wait_python(k=8, gain="exponential")
-    expect(fig.page.locator(".rl-row.rl-below")).to_have_count(0)
-    fig.marker.press("Home")
-    expect(fig.page.locator(".rl-row.rl-below")).to_have_count(7)
-    expect(fig.page.locator(".ideal-table tbody tr.below")).to_have_count(7)
+    light.marker.press("Home")
+    expect(light.handle).to_have_text("k = 1")
+    light.marker.press("ArrowUp")
+    light.marker.press("PageDown")
+    expect(light.handle).to_have_text("k = 4")
+    light.marker.press("ArrowRight")
+    light.marker.press("ArrowDown")
+    expect(light.ndcg).to_have_text(ndcg_text(ARTICLE, 6, "exponential"))
+    light.marker.press("PageDown")
+    expect(light.handle).to_have_text("k = 8")
+    expect(light.page.locator(".rl-row.rl-below")).to_have_count(0)
+    light.marker.press("Home")
+    expect(light.page.locator(".rl-row.rl-below")).to_have_count(7)
+    expect(light.page.locator(".ideal-table tbody tr.below")).to_have_count(7)
 
 
 @pytest.mark.parametrize("gain", ["exponential", "linear"])
@@ -201,187 +200,168 @@ def test_each_row_and_the_ideal_table_match_the_metrics(light, gain):
     assert fmt(cumulative(ideal_terms)[-1]) == fmt(metrics.dcg_at_k(ideal, 8, gain))
 
 
-def test_promoting_by_click_enter_and_space_and_rank_1_stays(fig):
+def test_promoting_by_click_enter_and_space_and_rank_1_stays(light):
     order = list(IDENTITY)
 
     def promoted(rank):
         order[rank - 2], order[rank - 1] = order[rank - 1], order[rank - 2]
         return list(order)
 
-    fig.button(6).click()
+    light.button(6).click()
     expected = promoted(6)
     assert expected == [0, 1, 2, 3, 5, 4, 6, 7]
     assert ndcg_text(ranked(ARTICLE, expected), 8, "exponential") != ndcg_text(ARTICLE, 8, "exponential")
-    fig.expect_state(ARTICLE, expected, 8, "exponential")
-    fig.wait_python(order=expected)
+    light.expect_state(ARTICLE, expected, 8, "exponential")
     # The moved result keeps the focus, now one place up.
-    assert fig.active()["rank"] == "5"
+    assert light.active()["rank"] == "5"
 
-    fig.button(5).focus()
-    fig.page.keyboard.press("Enter")
+    light.button(5).focus()
+    light.page.keyboard.press("Enter")
     expected = promoted(5)
-    fig.expect_state(ARTICLE, expected, 8, "exponential")
-    fig.wait_python(order=expected)
+    light.expect_state(ARTICLE, expected, 8, "exponential")
 
-    fig.button(4).focus()
-    fig.page.keyboard.press(" ")
+    light.button(4).focus()
+    light.page.keyboard.press(" ")
     expected = promoted(4)
     assert expected == [0, 1, 5, 2, 3, 4, 6, 7]
-    fig.expect_state(ARTICLE, expected, 8, "exponential")
-    fig.wait_python(order=expected)
-    expect(fig.live).to_have_text(announcement(ranked(ARTICLE, expected), 8, "exponential"))
+    light.expect_state(ARTICLE, expected, 8, "exponential")
+    expect(light.live).to_have_text(announcement(ranked(ARTICLE, expected), 8, "exponential"))
 
-    before = fig.ndcg.text_content()
-    fig.button(1).click()
-    expect(fig.hint).to_have_text("Rank 1 is already at the top.")
-    fig.expect_state(ARTICLE, expected, 8, "exponential")
-    assert fig.ndcg.text_content() == before
-    assert fig.figure.state.order == expected
+    before = light.ndcg.text_content()
+    light.button(1).click()
+    expect(light.hint).to_have_text("Rank 1 is already at the top.")
+    light.expect_state(ARTICLE, expected, 8, "exponential")
+    assert light.ndcg.text_content() == before
 
 
-def test_step_walks_the_animation_to_the_ideal_order(fig):
+def test_step_walks_the_animation_to_the_ideal_order(light):
     grades = list(ARTICLE)
     assert first_inversion(grades) == 0
 
-    fig.step.click()
-    expect(fig.handle).to_have_text("k = 1")
-    expect(fig.ndcg).to_have_text(ndcg_text(grades, 1, "exponential"))
-    expect(fig.status).to_have_text(f"Adding rank 1 of 8: DCG@1 = {fmt(metrics.dcg_at_k(grades, 1))}")
+    light.step.click()
+    expect(light.handle).to_have_text("k = 1")
+    expect(light.ndcg).to_have_text(ndcg_text(grades, 1, "exponential"))
+    expect(light.status).to_have_text(f"Adding rank 1 of 8: DCG@1 = {fmt(metrics.dcg_at_k(grades, 1))}")
     for k in range(2, 9):
-        fig.step.click()
-        expect(fig.handle).to_have_text(f"k = {k}")
-        expect(fig.ndcg).to_have_text(ndcg_text(grades, k, "exponential"))
-    expect(fig.status).to_have_text("All 8 ranks added. NDCG@8 = 0.70")
+        light.step.click()
+        expect(light.handle).to_have_text(f"k = {k}")
+        expect(light.ndcg).to_have_text(ndcg_text(grades, k, "exponential"))
+    expect(light.status).to_have_text("All 8 ranks added. NDCG@8 = 0.70")
 
     order = list(IDENTITY)
     # Each swap raises NDCG@8 strictly: exactly (metrics), and on the page, where the DCG written
     # in the NDCG formula always grows while the two-decimal NDCG never falls (it shows 0.98 thrice).
     numbers = re.compile(r"^NDCG@8 = (\d+\.\d\d) / 14\.95 = (\d\.\d\d)$")
     before_exact = metrics.ndcg_at_k(ranked(grades, order), 8)
-    before_page = tuple(map(float, numbers.match(fig.ndcg.text_content()).groups()))
+    before_page = tuple(map(float, numbers.match(light.ndcg.text_content()).groups()))
     swaps = 0
     while (i := first_inversion(ranked(grades, order))) >= 0:
         order[i], order[i + 1] = order[i + 1], order[i]
         swaps += 1
-        fig.step.click()
-        expect(fig.ndcg).to_have_text(ndcg_text(ranked(grades, order), 8, "exponential"))
-        expect(fig.rows.locator(".rl-title")).to_have_text([TITLES[doc] for doc in order])
+        light.step.click()
+        expect(light.ndcg).to_have_text(ndcg_text(ranked(grades, order), 8, "exponential"))
+        expect(light.rows.locator(".rl-title")).to_have_text([TITLES[doc] for doc in order])
         exact = metrics.ndcg_at_k(ranked(grades, order), 8)
-        page_dcg, page_ndcg = map(float, numbers.match(fig.ndcg.text_content()).groups())
+        page_dcg, page_ndcg = map(float, numbers.match(light.ndcg.text_content()).groups())
         assert exact > before_exact, f"swap {swaps}"
         assert page_dcg > before_page[0] and page_ndcg >= before_page[1], (
             f"swap {swaps}: {before_page} then {page_dcg, page_ndcg}"
         )
         before_exact, before_page = exact, (page_dcg, page_ndcg)
-        expect(fig.status).to_have_text(f"Swap {swaps} of 13: NDCG@8 = {fmt(exact)}")
+        expect(light.status).to_have_text(f"Swap {swaps} of 13: NDCG@8 = {fmt(exact)}")
     assert swaps == 13
     assert ranked(grades, order) == [3, 3, 2, 2, 1, 1, 0, 0]
-    expect(fig.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
-    fig.wait_python(order=order, k=8, grades=ARTICLE)
+    expect(light.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
 
-    fig.step.click()
-    expect(fig.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00")
-    fig.expect_state(ARTICLE, order, 8, "exponential")
-    assert fig.figure.state.order == order
+    light.step.click()
+    expect(light.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00")
+    light.expect_state(ARTICLE, order, 8, "exponential")
 
 
-def test_play_pause_and_play_to_the_end(fig):
-    fig.page.emulate_media(reduced_motion="reduce")
-    expect(fig.play).to_have_text("▶ Play")
-    expect(fig.play).to_have_attribute("aria-label", "Play the animation")
+def test_play_pause_and_play_to_the_end(light):
+    light.page.emulate_media(reduced_motion="reduce")
+    expect(light.play).to_have_text("▶ Play")
+    expect(light.play).to_have_attribute("aria-label", "Play the animation")
 
-    fig.play.click()
-    expect(fig.handle).to_have_text("k = 1")
-    expect(fig.play).to_have_text("❚❚ Pause")
-    expect(fig.play).to_have_attribute("aria-label", "Pause the animation")
-    expect(fig.handle).to_have_text("k = 3", timeout=5000)
+    light.play.click()
+    expect(light.handle).to_have_text("k = 1")
+    expect(light.play).to_have_text("❚❚ Pause")
+    expect(light.play).to_have_attribute("aria-label", "Pause the animation")
+    expect(light.handle).to_have_text("k = 3", timeout=5000)
 
-    fig.play.click()
-    expect(fig.play).to_have_text("▶ Play")
-    expect(fig.play).to_have_attribute("aria-label", "Play the animation")
-    paused = (fig.ndcg.text_content(), fig.handle.text_content(), fig.status.text_content())
+    light.play.click()
+    expect(light.play).to_have_text("▶ Play")
+    expect(light.play).to_have_attribute("aria-label", "Play the animation")
+    paused = (light.ndcg.text_content(), light.handle.text_content(), light.status.text_content())
     k = int(paused[1].removeprefix("k = "))
     assert 3 <= k <= 7, paused  # paused while still adding ranks
     # Paused: nothing may change for two steps' worth of time (the one bounded wait here).
     with pytest.raises(AssertionError, match="timed out"):
         wait_until(
-            lambda: (fig.ndcg.text_content(), fig.handle.text_content(), fig.status.text_content()) != paused,
+            lambda: (light.ndcg.text_content(), light.handle.text_content(), light.status.text_content()) != paused,
             timeout=2.0,
             message="the paused animation to stay still",
         )
-    fig.wait_python(k=k, order=IDENTITY)
 
     # Play on from where it paused, to the end: it stops by itself at the ideal order.
     # The page's clock is fast-forwarded through the remaining steps (900 ms each).
-    fig.page.clock.install()
-    fig.play.click()
-    expect(fig.handle).to_have_text(f"k = {k + 1}")
-    expect(fig.play).to_have_text("❚❚ Pause")
+    light.page.clock.install()
+    light.play.click()
+    expect(light.handle).to_have_text(f"k = {k + 1}")
+    expect(light.play).to_have_text("❚❚ Pause")
     remaining = (8 - (k + 1)) + 13 + 1  # cutoff steps, swaps, the step that finds the ideal order
-    fig.page.clock.run_for(900 * remaining + 100)
-    expect(fig.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00", timeout=25_000)
-    expect(fig.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
-    expect(fig.play).to_have_text("▶ Play")
+    light.page.clock.run_for(900 * remaining + 100)
+    expect(light.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00", timeout=25_000)
+    expect(light.ndcg).to_have_text("NDCG@8 = 14.95 / 14.95 = 1.00")
+    expect(light.play).to_have_text("▶ Play")
     ideal_order = sorted(IDENTITY, key=lambda doc: -ARTICLE[doc])  # stable: equal grades keep their order
-    fig.expect_state(ARTICLE, ideal_order, 8, "exponential")
-    fig.wait_python(order=ideal_order, k=8)
+    light.expect_state(ARTICLE, ideal_order, 8, "exponential")
 
 
-def test_reset_returns_to_the_default_in_the_browser_and_in_python(fig):
-    fig.step.click()
-    fig.step.click()
-    expect(fig.handle).to_have_text("k = 2")
-    fig.button(3).click()
-    fig.select(1).select_option("0")
-    fig.gain("linear").click()
-    fig.marker.focus()
-    fig.marker.press("ArrowDown")
+def test_reset_returns_to_the_default(light):
+    light.step.click()
+    light.step.click()
+    expect(light.handle).to_have_text("k = 2")
+    light.button(3).click()
+    light.select(1).select_option("0")
+    light.gain("linear").click()
+    light.marker.focus()
+    light.marker.press("ArrowDown")
     changed_grades = [0, 3, 0, 2, 0, 3, 1, 2]
     changed_order = [0, 2, 1, 3, 4, 5, 6, 7]
-    fig.expect_state(changed_grades, changed_order, 3, "linear")
-    fig.wait_python(grades=changed_grades, order=changed_order, k=3, gain="linear")
+    light.expect_state(changed_grades, changed_order, 3, "linear")
 
-    fig.reset.click()
-    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
-    expect(fig.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
-    expect(fig.status).to_have_text("")
-    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
-
-    # Reset after a Python change too.
-    on_server(fig.figure.state.update_from_dict, {"k": 2, "gain": "linear"})
-    expect(fig.handle).to_have_text("k = 2")
-    fig.reset.click()
-    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
-    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+    light.reset.click()
+    light.expect_state(ARTICLE, IDENTITY, 8, "exponential")
+    expect(light.ndcg).to_have_text("NDCG@8 = 10.48 / 14.95 = 0.70")
+    expect(light.status).to_have_text("")
 
 
-def test_changing_a_grade_with_the_select(fig):
-    fig.select(3).select_option("3")
+def test_changing_a_grade_with_the_select(light):
+    light.select(3).select_option("3")
     grades = [1, 3, 3, 2, 0, 3, 1, 2]
     assert metrics.ideal_grades(grades) != metrics.ideal_grades(ARTICLE)
-    fig.expect_state(grades, IDENTITY, 8, "exponential")
-    expect(fig.row(3).locator(".gain-col")).to_have_text("7")
-    expect(fig.ideal_rows.locator("td:nth-child(4)")).to_have_text(
+    light.expect_state(grades, IDENTITY, 8, "exponential")
+    expect(light.row(3).locator(".gain-col")).to_have_text("7")
+    expect(light.ideal_rows.locator("td:nth-child(4)")).to_have_text(
         [fmt(s) for s in cumulative(metrics.dcg_terms(metrics.ideal_grades(grades), 8))]
     )
-    fig.wait_python(grades=grades)
 
     # The grade belongs to the document: it moves with it.
-    fig.button(3).click()
+    light.button(3).click()
     order = [0, 2, 1, 3, 4, 5, 6, 7]
-    fig.expect_state(grades, order, 8, "exponential")
-    fig.expect_selects(ranked(grades, order))
+    light.expect_state(grades, order, 8, "exponential")
+    light.expect_selects(ranked(grades, order))
 
-    fig.gain("linear").click()
-    fig.select(8).select_option("0")
+    light.gain("linear").click()
+    light.select(8).select_option("0")
     grades = [1, 3, 3, 2, 0, 3, 1, 0]
-    fig.expect_state(grades, order, 8, "linear")
-    fig.wait_python(grades=grades, order=order, gain="linear")
+    light.expect_state(grades, order, 8, "linear")
 
 
-def test_keyboard_only(fig):
+def test_keyboard_only(light):
     # One round of Tab from the top of the page, until the focus leaves the figure.
-    seen = fig.tab_stops()
+    seen = light.tab_stops()
 
     def where(predicate, what):
         hits = [i for i, a in enumerate(seen) if predicate(a)]
@@ -400,36 +380,40 @@ def test_keyboard_only(fig):
     assert [seen[i]["rank"] for i in rows] == [str(r) for r in range(1, 9)]
     assert [seen[i]["rank"] for i in selects] == [str(r) for r in range(1, 9)]
     assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0] < chart[0]
-    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1, seen
+    # The light page's own buttons: after Reset, predict first, the pictures and the presenter view;
+    # after the chart's k, the chart's picture.
+    own = ["Predict first", "Save PNG", "Save SVG", "Presenter view"]
+    assert [a["text"] for a in seen[reset[0] + 1 : rows[0]]] == own, seen
+    assert seen[-1]["text"] == "Save chart", seen
+    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1 + len(own) + 1, seen
 
     # And each one works from the keyboard alone.
-    fig.tab_to(lambda a: "rl-cutoff" in a["cls"])
-    fig.page.keyboard.press("Home")
-    expect(fig.handle).to_have_text("k = 1")
-    fig.page.keyboard.press("End")
-    expect(fig.handle).to_have_text("k = 8")
+    light.tab_to(lambda a: "rl-cutoff" in a["cls"])
+    light.page.keyboard.press("Home")
+    expect(light.handle).to_have_text("k = 1")
+    light.page.keyboard.press("End")
+    expect(light.handle).to_have_text("k = 8")
 
-    fig.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "4")
-    fig.page.keyboard.press("Enter")  # rank 4 up to rank 3
+    light.tab_to(lambda a: "rl-activate" in a["cls"] and a["rank"] == "4")
+    light.page.keyboard.press("Enter")  # rank 4 up to rank 3
     order = [0, 1, 3, 2, 4, 5, 6, 7]
-    fig.expect_state(ARTICLE, order, 8, "exponential")
-    fig.wait_python(order=order)
+    light.expect_state(ARTICLE, order, 8, "exponential")
 
-    fig.tab_to(lambda a: a["type"] == "radio")
-    fig.page.keyboard.press("ArrowDown")
-    fig.expect_state(ARTICLE, order, 8, "linear")
-    fig.wait_python(gain="linear")
+    light.tab_to(lambda a: a["type"] == "radio")
+    light.page.keyboard.press("ArrowDown")
+    light.expect_state(ARTICLE, order, 8, "linear")
 
-    fig.tab_to(lambda a: a["label"] == "One step of the animation", "Tab")
-    fig.page.keyboard.press("Enter")
-    expect(fig.handle).to_have_text("k = 1")
-    fig.tab_to(lambda a: "fig-reset" in a["cls"])
-    fig.page.keyboard.press("Space")
-    fig.expect_state(ARTICLE, IDENTITY, 8, "exponential")
-    wait_until(lambda: fig.figure.state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+    light.tab_to(lambda a: a["label"] == "One step of the animation", "Tab")
+    light.page.keyboard.press("Enter")
+    expect(light.handle).to_have_text("k = 1")
+    light.tab_to(lambda a: "fig-reset" in a["cls"])
+    light.page.keyboard.press("Space")
+    light.expect_state(ARTICLE, IDENTITY, 8, "exponential")
 
 
 def test_python_and_browser_stay_in_sync_both_ways(fig):
+    """Python's changes reach the page, and each kind of interaction reaches Python (what each one shows
+    is checked on the light page by the tests above)."""
     state = fig.figure.state
     grades, order, k, gain = list(ARTICLE), list(IDENTITY), 8, "exponential"
 
@@ -467,6 +451,35 @@ def test_python_and_browser_stay_in_sync_both_ways(fig):
     fig.wait_python(gain="exponential")
     fig.expect_state(grades, order, 6, "exponential")
     assert state.to_dict() == {"grades": grades, "order": order, "k": 6, "gain": "exponential"}
+
+    # Enter and Space on a row, the radio group's arrow key, Step, Reset, and Play to the end.
+    fig.button(3).focus()
+    fig.page.keyboard.press("Enter")
+    order = [6, 5, 7, 4, 3, 2, 0, 1]
+    fig.wait_python(order=order)
+    fig.button(4).focus()
+    fig.page.keyboard.press(" ")
+    order = [6, 5, 4, 7, 3, 2, 0, 1]
+    fig.wait_python(order=order)
+    fig.gain("exponential").focus()
+    fig.page.keyboard.press("ArrowDown")
+    fig.wait_python(gain="linear")
+    fig.step.click()
+    fig.wait_python(k=1, order=order)
+    fig.reset.click()
+    wait_until(lambda: state.to_dict() == NdcgState().to_dict(), message="Python back to the default")
+    on_server(state.update_from_dict, {"k": 2, "gain": "linear"})
+    expect(fig.handle).to_have_text("k = 2")
+    fig.reset.click()
+    wait_until(lambda: state.to_dict() == NdcgState().to_dict(), message="Python back to the default after its change")
+
+    fig.page.emulate_media(reduced_motion="reduce")
+    fig.page.clock.install()
+    fig.play.click()
+    fig.page.clock.run_for(900 * (8 + 13 + 1) + 100)  # the cutoff's steps, the swaps, the last step
+    expect(fig.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00", timeout=25_000)
+    ideal_order = sorted(IDENTITY, key=lambda doc: -ARTICLE[doc])  # stable: equal grades keep their order
+    fig.wait_python(order=ideal_order, k=8)
 
 
 def test_the_marker_reads_grammatically_at_k_1(light):

@@ -1,8 +1,8 @@
 """Figure 5, which measure answers which question, in a real Chromium: each row's demo, clicks and links.
 
 What the figure shows and does is checked on its own page (a light page of the explainer's server,
-a second to load); the tests that read Python's state serve a WhichMeasureFigure from this process
-(a Panel page, several seconds)."""
+a second to load); one test serves a WhichMeasureFigure from this process (a Panel page, several
+seconds on a busy machine) to read Python's state after a row's click, a square's click and a key."""
 
 import re
 
@@ -22,9 +22,8 @@ def row_values(page, key):
 
 
 @pytest.mark.browser
-def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page, serve_object):
-    figure = WhichMeasureFigure()
-    page.goto(serve_object(figure))
+def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page, server):
+    page.goto(server.url + "/which-measure")
     for measure in TAUGHT:
         button = page.locator(f"button.which-row[data-measure={measure.key}]")
         button.click()
@@ -36,22 +35,34 @@ def test_choosing_each_row_shows_its_demo_with_the_numbers_python_computes(page,
         expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("= the same")
         for key in a:
             expect(page.locator(f".which-compare tr[data-measure={key}] td.num")).to_have_text([f(a[key]), f(b[key])])
-        wait_until(lambda key=measure.key: figure.state.measure == key, message=f"Python to see {measure.key}")
 
 
 @pytest.mark.browser
-def test_clicking_a_square_changes_the_list_and_the_numbers(page, serve_object):
-    figure = WhichMeasureFigure()
-    page.goto(serve_object(figure))
+def test_clicking_a_square_changes_the_list_and_the_numbers(page, server):
+    page.goto(server.url + "/which-measure")
     page.locator(".which-list[data-list=b] .which-cell[data-rank='1']").click()  # B gains rank 1
     state = WhichMeasureState(b=[1, 0, 1, 1, 1, 0, 0, 0])
     expect(page.locator(".which-compare tr[data-measure=precision] td.num")).to_have_text(
         [f(state.values("a")["precision"]), f(state.values("b")["precision"])]
     )
     expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("≠ differs")
-    wait_until(lambda: figure.state.b == [1, 0, 1, 1, 1, 0, 0, 0], message="Python to see list B")
     page.keyboard.press("Enter")  # the focused square again: back to not relevant
     expect(page.locator(".which-compare tr.chosen .verdict")).to_have_text("= the same")
+
+
+@pytest.mark.browser
+def test_a_row_a_square_and_a_key_reach_python(page, serve_object):
+    figure = WhichMeasureFigure()
+    page.goto(serve_object(figure))
+    for measure in TAUGHT:
+        page.locator(f"button.which-row[data-measure={measure.key}]").click()
+        wait_until(lambda key=measure.key: figure.state.measure == key, message=f"Python to see {measure.key}")
+    page.locator("button.which-row[data-measure=precision]").click()
+    wait_until(lambda: figure.state.measure == "precision", message="Python to see precision again")
+    page.locator(".which-list[data-list=b] .which-cell[data-rank='1']").click()  # B gains rank 1
+    wait_until(lambda: figure.state.b == [1, 0, 1, 1, 1, 0, 0, 0], message="Python to see list B")
+    page.keyboard.press("Enter")  # the focused square again: back to not relevant
+    wait_until(lambda: figure.state.b == WhichMeasureState().b, message="Python to see list B back")
 
 
 @pytest.mark.browser
