@@ -34,6 +34,35 @@ def page_call(body: bytes) -> tuple[str, dict]:
     return token, json.JSONDecoder().raw_decode(text, ready_at.end())[0]
 
 
+async def answer_waiters(ws, acked, waiters, refused=ConnectionError, closed=None) -> None:
+    """Read whole messages (header, metadata, content, buffers) and hand replies to their waiters.
+
+    ``refused(content)`` is the exception an ERROR reply raises in its waiter; ``closed(ws)`` the one
+    every waiter left gets when the websocket closes."""
+    while True:
+        frame = await ws.read_message()
+        if frame is None:
+            break
+        header = json.loads(frame)
+        metadata = await ws.read_message()
+        content = await ws.read_message()
+        for _ in range(2 * header.get("num_buffers", 0)):
+            await ws.read_message()
+        if metadata is None or content is None:
+            break
+        if header["msgtype"] == "ACK":
+            acked.set()
+        waiter = waiters.get(header.get("reqid"))
+        if waiter and not waiter.done():
+            if header["msgtype"] == "ERROR":
+                waiter.set_exception(refused(content))
+            else:
+                waiter.set_result((header, json.loads(content) if header["msgtype"] != "OK" else None))
+    for waiter in waiters.values():
+        if not waiter.done():
+            waiter.set_exception(closed(ws) if closed else ConnectionError("websocket closed"))
+
+
 def as_map(value: Any) -> Any:
     """A plain dict as Bokeh serializes it."""
     if isinstance(value, dict):
@@ -161,29 +190,7 @@ class BokehClient:
             self.waiters.pop(msgid, None)
 
     async def _read(self) -> None:
-        """Read whole messages (header, metadata, content, buffers) and hand replies to their waiters."""
-        while True:
-            frame = await self.ws.read_message()
-            if frame is None:
-                break
-            header = json.loads(frame)
-            metadata = await self.ws.read_message()
-            content = await self.ws.read_message()
-            for _ in range(2 * header.get("num_buffers", 0)):
-                await self.ws.read_message()
-            if metadata is None or content is None:
-                break
-            if header["msgtype"] == "ACK":
-                self.acked.set()
-            waiter = self.waiters.get(header.get("reqid"))
-            if waiter and not waiter.done():
-                if header["msgtype"] == "ERROR":
-                    waiter.set_exception(ConnectionError(content))
-                else:
-                    waiter.set_result((header, json.loads(content) if header["msgtype"] != "OK" else None))
-        for waiter in self.waiters.values():
-            if not waiter.done():
-                waiter.set_exception(ConnectionError("websocket closed"))
+        await answer_waiters(self.ws, self.acked, self.waiters)
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -23,7 +23,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
 
-from support.bokeh_client import as_map, models_of, page_call
+from support.bokeh_client import answer_waiters, as_map, models_of, page_call
 
 # The reader clicks this often, open loop: a click is sent on time even while earlier ones wait.
 CLICK_EVERY_S = 0.02
@@ -135,27 +135,13 @@ class Session:
             raise Closed(repr(closed)) from None
 
     async def _read(self, ws) -> None:
-        while True:
-            frame = await ws.read_message()
-            if frame is None:
-                break
-            header = json.loads(frame)
-            metadata, content = await ws.read_message(), await ws.read_message()
-            for _ in range(2 * header.get("num_buffers", 0)):
-                await ws.read_message()
-            if metadata is None or content is None:
-                break
-            if header["msgtype"] == "ACK":
-                self.acked.set()
-            waiter = self.waiters.get(header.get("reqid"))
-            if waiter and not waiter.done():
-                if header["msgtype"] == "ERROR":
-                    waiter.set_exception(Refused(json.loads(content)))
-                else:
-                    waiter.set_result((header, json.loads(content) if header["msgtype"] != "OK" else None))
-        for waiter in self.waiters.values():
-            if not waiter.done():
-                waiter.set_exception(Closed(f"closed: {ws.close_code} {ws.close_reason}"))
+        await answer_waiters(
+            ws,
+            self.acked,
+            self.waiters,
+            refused=lambda content: Refused(json.loads(content)),
+            closed=lambda ws: Closed(f"closed: {ws.close_code} {ws.close_reason}"),
+        )
 
     @property
     def close_code(self) -> int | None:
