@@ -77,8 +77,8 @@ def test_each_row_names_functions_that_exist_with_inputs_the_evaluation_gives():
         "gain",
         "cut",
     }
-    many |= {"values", "n_documents"}
-    level_inputs = {"relevant", "n_relevant"}
+    many |= {"values", "n_documents", "level", "pooled"}
+    level_inputs = {"relevant", "n_relevant", "pooled"}
     for f in measures.FAMILIES:
         if f.per_list is not None:
             assert callable(getattr(metrics, f.per_list.function, None) or getattr(evaluation, f.per_list.function))

@@ -19,10 +19,16 @@ from explainer.evaluation.measures import Measure, evaluate
 KS = (1, 3, 10)
 SEEDS = (11, 12, 13)
 APPROX = {"abs": 1e-12}
+CHANGED_IN_10 = ("11pt_avg",)
+"""Families whose numbers trec_eval 10.0 changed (recall levels rounded, not truncated after
+adding 0.9): held to 10.0's recorded output in test_evaluation_trec_eval_10.py instead."""
 FAMILIES = [
     f
     for f in catalog.FAMILIES
-    if f.trec_eval in pytrec_eval.supported_measures and f.kernel is not None and f.params in ("", "cutoffs", "values")
+    if f.trec_eval in pytrec_eval.supported_measures
+    and f.kernel is not None
+    and f.params in ("", "cutoffs", "values")
+    and f.trec_eval not in CHANGED_IN_10
 ]
 
 

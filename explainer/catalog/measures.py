@@ -244,6 +244,7 @@ FAMILIES = (
         params="levels",
         trec_eval_params=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
         ir_measures="IPrec",
+        kernel=Call("interpolated_precision_batch", ("relevant", "offsets", "n_relevant", "level")),
     ),
     Family(
         key="precision",
@@ -300,6 +301,7 @@ FAMILIES = (
         formula="infAP = AP estimated from sampled judgments (Yilmaz and Aslam, 2006): documents in the pool but unjudged (a negative grade) are left out, those outside the pool count as not relevant",
         trec_eval="infAP",
         ir_measures="infAP",
+        kernel=Call("inferred_ap_batch", ("pooled", "offsets", "n_relevant")),
     ),
     Family(
         key="gm_bpref",
@@ -319,6 +321,7 @@ FAMILIES = (
         trec_eval="Rprec_mult",
         params="levels",
         trec_eval_params=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+        kernel=Call("precision_at_r_multiple_batch", ("relevant", "offsets", "n_relevant", "level")),
     ),
     Family(
         key="utility",
@@ -338,6 +341,7 @@ FAMILIES = (
         trec_eval="11pt_avg",
         params="values",
         trec_eval_params=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+        kernel=Call("eleven_point_batch", ("relevant", "offsets", "n_relevant", "values")),
     ),
     Family(
         key="bing",
@@ -527,6 +531,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="rbp_resid",
         params="pairs",
+        kernel=Call("rbp_residual_batch", ("grades", "offsets")),
     ),
     Family(
         key="unj",

@@ -328,3 +328,91 @@ def binary_g_batch(grades, offsets, n_relevant) -> np.ndarray:
     n_relevant = _check_counts(n_relevant, offsets)
     owner, above = _nonrelevant_above(grades, offsets, judged=False)
     return _safe_divide(_per_list(offsets, owner, 1.0 / np.log2(2.0 + above)), n_relevant)
+
+
+# -- interpolated precision, precision at multiples of R, inferred AP, RBP's residual -------
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's lround for x >= 0: halves go up (numpy's round takes them to the even neighbour)."""
+    whole = np.floor(x)
+    return (whole + (x - whole >= 0.5)).astype(np.int64)
+
+
+def interpolated_precision_batch(grades, offsets, n_relevant, level: float) -> np.ndarray:
+    """iprec_at_recall_x of each list = the highest precision at a relevant rank whose relevant
+    results so far reach c = round(x R) (at least 1); 0 when fewer than c relevant were returned.
+
+    trec_eval 10.0 rounds x R to the nearest whole number (m_iprec_at_recall.c); 9 added 0.9 and
+    truncated. Past the last relevant result precision only falls, so relevant ranks suffice.
+    """
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    _, owner, position = _ranked(grades, offsets, 1)
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    hits = np.arange(len(owner)) - first_of_owner + 1
+    precision = hits / (position + 1.0)
+    # the best precision from each relevant rank down, within its list: a running maximum taken
+    # backwards, each list lifted above the lists after it (which the backward run meets first)
+    # so that none leaks into another
+    lift = 2.0 * (len(offsets) - owner)
+    best_below = np.maximum.accumulate((precision + lift)[::-1])[::-1] - lift
+    wanted = np.maximum(_round_half_away(float(level) * n_relevant), 1)
+    at = np.flatnonzero(hits == wanted[owner])
+    out = np.zeros(len(offsets) - 1)
+    out[owner[at]] = best_below[at]
+    return out
+
+
+def eleven_point_batch(grades, offsets, n_relevant, values=()) -> np.ndarray:
+    """11pt_avg = the mean of iprec_at_recall over ``values``, the recall levels (0.0, 0.1, ..., 1.0 by default)."""
+    levels = [float(v) for v in values] if len(values) else [i / 10 for i in range(11)]
+    return np.mean([interpolated_precision_batch(grades, offsets, n_relevant, x) for x in levels], axis=0)
+
+
+def precision_at_r_multiple_batch(grades, offsets, n_relevant, level: float) -> np.ndarray:
+    """Rprec_mult_x of each list = P@c with c = floor(x R + 0.9) (m_Rprec_mult.c); 0 where c is 0."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    cut = np.floor(float(level) * n_relevant + 0.9).astype(np.int64)
+    _, owner, position = _ranked(grades, offsets, 1)
+    hits = _per_list(offsets, owner[position < cut[owner]])
+    return _safe_divide(hits, cut)
+
+
+def inferred_ap_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """infAP (Yilmaz and Aslam; m_infap.c): for each relevant result at 0-based rank j, 1 if j is 0,
+    else 1/(j+1) + j/(j+1) x (a/j) x (r + e)/(r + n + 2e), where r, n and u count the relevant, judged
+    non-relevant and pooled-but-unjudged (grade -2) results above it, a = r + n + u, e = 0.00001;
+    summed and divided by R. Results outside the pool (-1) count only in j."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    index, owner, position = _ranked(grades, offsets, 1)
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    r = (np.arange(len(owner)) - first_of_owner).astype(np.float64)
+
+    def above(mask):
+        running = np.cumsum(mask, dtype=np.int64)
+        return running[index] - np.where(offsets[owner] > 0, running[offsets[owner] - 1], 0)
+
+    n = above(grades == 0).astype(np.float64)
+    u = above(grades == -2).astype(np.float64)
+    j = position.astype(np.float64)
+    e = 0.00001
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r + n + u) / j) * ((r + e) / (r + n + 2 * e))
+    terms = np.where(position == 0, 1.0, later)
+    return _safe_divide(_per_list(offsets, owner, terms), n_relevant)
+
+
+def rbp_residual_batch(grades, offsets) -> np.ndarray:
+    """rbp_resid = p^n + (1 - p) x (sum over the unjudged ranks i of p^(i - 1)), p = 0.9, n the results
+    returned; 0 when none is unjudged (m_rbp_resid.c)."""
+    grades, offsets = _flat_lists(grades, offsets)
+    p = 0.9
+    index = np.flatnonzero(grades < 0)
+    owner = np.searchsorted(offsets, index, side="right") - 1
+    position = index - offsets[owner]
+    sums = _per_list(offsets, owner, p ** position.astype(np.float64))
+    tail = p ** np.diff(offsets).astype(np.float64)
+    return np.where(_per_list(offsets, owner) > 0, tail + (1 - p) * sums, 0.0)

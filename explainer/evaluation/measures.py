@@ -453,7 +453,7 @@ def _bytes_equal(blob_a, start_a, len_a, blob_b, start_b, len_b) -> np.ndarray:
 
 def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray | None) -> np.ndarray:
     """The qrels grade of each run line in ``lines`` (None: every line), ``qrels_index`` its query
-    in the qrels; -1 when unjudged."""
+    in the qrels; -1 when not in the qrels, -2 when there with a negative grade (in the pool, unjudged)."""
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
     table = _KeyTable(_mix(qrels_owner, qrels.doc_hash))
     n = len(run) if lines is None else len(lines)
@@ -475,8 +475,8 @@ def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.nd
     at = hit if lines is None else lines[hit]
     same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
     grade = np.full(n, -1, dtype=np.int64)
-    grade[hit[same]] = qrels.grade[j[same]]
-    grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
+    found = qrels.grade[j[same]]
+    grade[hit[same]] = np.where(found < 0, -2, found)  # a negative grade: in the pool, unjudged (infAP's)
     return grade
 
 
@@ -682,13 +682,14 @@ class _Lists:
             "n_relevant": n_relevant,
             "n_nonrelevant": n_nonrelevant,
             "n_documents": self.n_documents,
+            "pooled": (grades if level == 1 else np.where(grades == -2, -2, binary)),
         }
 
 
 def _batch(m: Measure, lists: _Lists) -> np.ndarray:
     """One measure of every evaluated query, by the kernel its catalog row names."""
     call = m.family.kernel
-    given = {**lists.inputs(m), "k": m.k, "values": m.values}
+    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level}
     if "ideal" in call.inputs:
         qrels, qq = lists.qrels, lists.qq
         c = NDCG_CONVENTIONS[m.convention]
