@@ -125,5 +125,12 @@ def test_the_workbench_says_which_of_its_numbers_are_trec_evals():
     assert (
         "trec_eval computes none of the rest: the statistics (a paired t-test, a randomization test and a bootstrap"
         " interval, checked against scipy and ranx), NDCG under the conventions figure's four other conventions,"
-        " judged@k, and the counts the figures show." in README
+        " judged@k (ir_measures' Judged@k), and the counts the figures show." in README
     )
+
+
+def test_the_readme_lists_every_measure_of_the_catalog_with_both_tools_names():
+    """Paste ``python -c "from explainer.catalog.measures import *; print(readme_measures_table())"`` when it fails."""
+    from explainer.catalog.measures import readme_measures_table
+
+    assert readme_measures_table() in README

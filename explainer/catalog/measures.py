@@ -620,3 +620,21 @@ TAUGHT = tuple(BY_KEY[key] for key in ("precision", "recall", "rr", "ap", "ndcg"
 """The measures the figures teach, in the order of figure 5's table and the story's."""
 
 UNJUDGED_CAVEAT = "Every one of them counts a document nobody judged as not relevant, by default."
+
+
+def readme_measures_table() -> str:
+    """The README's table of every measure: trec_eval's and ir_measures' names, the definition, the
+    ``all`` line and whether the evaluation computes it (a test holds the README to it)."""
+    averages = {"mean": "mean", "geometric": "geometric mean", "sum": "sum", "count": "count", "none": "none"}
+    rows = ["| trec_eval | ir_measures | definition | `all` line | computed |", "|---|---|---|---|---|"]
+    for f in FAMILIES:
+        trec = f"`{f.trec_eval}`" if f.trec_eval else "—"
+        ir = f.ir_measures and (f"`{f.ir_measures}@k`" if f.params == "cutoffs" else f"`{f.ir_measures}`")
+        if f.params == "levels" and f.ir_measures:
+            ir = f"`{f.ir_measures}@x`"
+        if f.key == "set_relative_p":
+            ir = "`SetP(relative=True)`"
+        rows.append(
+            f"| {trec} | {ir or '—'} | {f.formula} | {averages[f.average]} | {'yes' if f.kernel else 'not yet'} |"
+        )
+    return "\n".join(rows)
