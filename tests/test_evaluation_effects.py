@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -119,6 +120,19 @@ def test_the_golden_sets_ndcg_at_10():
     d = b.values["ndcg_cut_10"] - a.values["ndcg_cut_10"]
     assert e.n == 100 and e.mean == pytest.approx(d.mean(), abs=EXACT)
     solver = smpower.TTestPower()
-    assert solver.power(effect_size=e.mde / d.std(ddof=1), nobs=100, alpha=0.05, alternative="larger") == (
+    sd = d.std(ddof=1)
+    assert solver.power(effect_size=e.mde / sd, nobs=100, alpha=0.05, alternative="larger") == (
         pytest.approx(0.8, abs=EXACT)
     )
+    # The README's sentence, from the oracles' numbers.
+    interval = stats.bootstrap((d,), np.mean, n_resamples=10_000, rng=np.random.default_rng(0)).confidence_interval
+    needed = math.ceil(solver.solve_power(effect_size=0.02 / sd, alpha=0.05, power=0.8, alternative="larger"))
+    mde = solver.solve_power(effect_size=None, nobs=100, alpha=0.05, power=0.8, alternative="larger") * sd
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert (
+        f"On the golden set's NDCG@10: a mean difference of {d.mean():+.4f}, 95% interval [{interval.low:+.4f}, "
+        f"{interval.high:+.4f}]; d_z {d.mean() / sd:+.2f}, {int(np.sum(d > 0))} queries won and "
+        f"{int(np.sum(d < 0))} lost; 100 queries whose differences have a standard deviation of {sd:.4f} detect a "
+        f"true gain of {mde:.4f} (the minimum detectable effect) 80% of the time, and a gain of 0.02 would need "
+        f"{needed:,} such queries"
+    ) in readme
