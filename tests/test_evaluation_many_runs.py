@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -204,3 +205,26 @@ def test_bad_settings_are_refused_with_what_was_wrong():
 @pytest.mark.parametrize(("index", "name"), [(0, "a"), (1, "b"), (25, "z"), (26, "aa"), (27, "ab"), (701, "zz")])
 def test_runs_are_lettered_as_spreadsheet_columns(index, name):
     assert letter(index) == name
+
+
+def test_the_json_holds_every_cell_and_pair_with_its_letters():
+    matrix = noisy_runs(4, 60, [0.0, 0.2, 0.0, -0.2], sd=0.02)
+    matrix[:, 2] = matrix[:, 0]
+    result = many_runs(runs_from_values(matrix, ["base", "better", "same", "worse"]), test="t-test", n_bootstrap=200)
+    out = json.loads(json.dumps(result.as_dict()))  # plain data: json takes it as it is
+    assert (out["design"], out["test"], out["correction"], out["queries"]) == ("baseline", "t-test", "holm", 60)
+    assert [r["letter"] + " " + r["name"] for r in out["runs"]] == ["a base", "b better", "c same", "d worse"]
+    (measure,) = out["measures"]
+    assert [c["better_than"] for c in measure["cells"]] == [["d"], ["a"], [], []]
+    assert [c["mean"] for c in measure["cells"]] == pytest.approx(matrix.mean(axis=0).tolist(), abs=EXACT)
+    # scipy gives nan for two equal runs; the t-test here calls every difference 0 no evidence: p = 1.
+    raw = [stats.ttest_rel(matrix[:, j], matrix[:, 0]).pvalue for j in (1, 3)]
+    assert [measure["pairs"][i]["p"] for i in (0, 2)] == pytest.approx(raw, abs=EXACT)
+    assert measure["pairs"][1]["p"] == 1.0
+    assert [(p["first"], p["second"], p["significant"]) for p in measure["pairs"]] == [
+        ("a", "b", True),
+        ("a", "c", False),
+        ("a", "d", True),
+    ]
+    assert measure["pairs"][1]["d_z"] is None  # equal runs: no spread of differences
+    assert "Holm's step-down" in out["method"]

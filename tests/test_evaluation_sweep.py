@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -127,3 +128,13 @@ def test_two_runs_with_one_setting_or_too_few_runs_are_refused():
         sweep(runs_from_values(matrix[:, :1], ["weight=1"]), "weight")
     with pytest.raises(ValueError, match="one entry a run: 1 for 3 runs"):
         sweep(runs_from_values(matrix, ["weight=1", "weight=2", "weight=3"]), "weight", sources=["x"])
+
+
+def test_the_sweeps_json_gives_the_settings_in_order_and_each_measures_best():
+    _, _, evaluations = weight_sweep()
+    result = sweep(evaluations, "weight", test="t-test", n_bootstrap=200)
+    out = json.loads(json.dumps(result.as_dict()))
+    assert [s["value"] for s in out["settings"]] == [0.1, 0.3, 0.5, 0.7, 0.9]
+    assert out["settings"][2]["run"] == "hybrid weight=0.5"
+    assert out["measures"] == [{"measure": "recip_rank", "best": 0.5, "verdict": result.verdict("recip_rank")}]
+    assert out["runs"]["design"] == "neighbours" and len(out["runs"]["measures"][0]["pairs"]) == 4

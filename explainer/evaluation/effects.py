@@ -17,6 +17,7 @@ import numpy as np
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.compare import POWER, MeasureComparison
+from explainer.evaluation.many_runs import plain
 
 
 @dataclass(frozen=True)
@@ -93,20 +94,17 @@ class Effect:
     def as_dict(self, difference: float | None = None) -> dict:
         """The numbers, JSON-ready (nan as None); with ``difference``, the queries it needs."""
 
-        def number(x: float) -> float | None:
-            return None if x != x or x in (np.inf, -np.inf) else float(x)
-
         out = {
             "measure": self.measure,
-            "mean_difference": number(self.mean),
+            "mean_difference": plain(self.mean),
             "interval": {
-                "low": number(self.low),
-                "high": number(self.high),
+                "low": plain(self.low),
+                "high": plain(self.high),
                 "confidence": self.confidence,
                 "method": self.interval_method,
             },
-            "d_z": number(self.d_z),
-            "sd_of_differences": number(self.sd),
+            "d_z": plain(self.d_z),
+            "sd_of_differences": plain(self.sd),
             "wins": self.wins,
             "ties": self.ties,
             "losses": self.losses,
@@ -115,7 +113,7 @@ class Effect:
                 "test": "paired t-test, one-sided, H0: difference <= 0",
                 "alpha": self.alpha,
                 "power": self.power,
-                "minimum_detectable_effect": number(self.mde),
+                "minimum_detectable_effect": plain(self.mde),
                 "assumptions": sig.ASSUMPTIONS,
             },
         }

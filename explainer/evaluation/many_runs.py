@@ -27,6 +27,7 @@ papers mark them with superscripts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,6 +58,12 @@ CORRECTION_TEXT = {
     TUKEY: "the randomised Tukey HSD (the family-wise error rate over all pairs at most alpha)",
 }
 """Each correction in words, as the report names it."""
+
+
+def plain(value: float) -> float | None:
+    """A number as JSON takes it: a Python float, None for nan and the infinities."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def letter(index: int) -> str:
@@ -190,6 +197,65 @@ class ManyRuns:
             out.append(row.rstrip())
         for m in self.measures:
             out += self._pair_lines(m)
+        return out
+
+    def as_dict(self) -> dict:
+        """Every number of the report as plain data (JSON-ready): the runs, the method, each measure's cells and pairs."""
+        letters = self.letters
+        return {
+            "design": self.design,
+            "test": self.test,
+            "correction": self.correction,
+            "method": self.method(),
+            "alpha": self.alpha,
+            "confidence": self.confidence,
+            "permutations": self.n_permutations,
+            "resamples": self.n_bootstrap,
+            "seed": self.seed,
+            "exact": self.exact,
+            "queries": len(self.qids),
+            "runs": [
+                {"letter": letters[i], "name": name, "no_result": list(self.missing[i])}
+                for i, name in enumerate(self.names)
+            ],
+            "measures": [
+                {
+                    "measure": m.name,
+                    "label": m.label,
+                    "cells": [
+                        {
+                            "run": letters[i],
+                            "mean": plain(c.mean),
+                            "interval": {"low": plain(c.low), "high": plain(c.high), "method": c.interval_method},
+                            "better_than": [letters[j] for j in c.beats],
+                        }
+                        for i, c in enumerate(self.cells[m.name])
+                    ],
+                    "pairs": [self._pair_dict(p) for p in self.pairs[m.name]],
+                }
+                for m in self.measures
+            ],
+        }
+
+    def _pair_dict(self, p: PairTest) -> dict:
+        out = {
+            "first": letter(p.first),
+            "second": letter(p.second),
+            "mean_difference": plain(p.mean_difference),
+            "p": plain(p.p),
+            "p_adjusted": plain(p.p_adjusted),
+            "significant": p.significant(self.alpha),
+        }
+        c = p.comparison
+        if c is not None:
+            out.update(
+                interval={"low": plain(c.ci_low), "high": plain(c.ci_high), "method": c.bootstrap_method},
+                d_z=plain(c.d_z),
+                wins=c.wins,
+                ties=c.ties,
+                losses=c.losses,
+                p_values={"t-test": plain(c.t_p), "randomization": plain(c.randomization_p)},
+            )
         return out
 
     def missing_lines(self, labels: Sequence[str]) -> list[str]:

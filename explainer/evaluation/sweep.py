@@ -113,6 +113,22 @@ class Sweep:
             out.append("  " + self.verdict(m.name))
         return out
 
+    def as_dict(self) -> dict:
+        """The sweep as plain data (JSON-ready): the settings in order, each measure's best and verdict, the runs."""
+        return {
+            "parameter": self.parameter,
+            "settings": [{"value": v, "run": name} for v, name in zip(self.values, self.runs.names, strict=True)],
+            "measures": [
+                {
+                    "measure": m.name,
+                    "best": self.values[self.best(m.name)],
+                    "verdict": self.verdict(m.name),
+                }
+                for m in self.runs.measures
+            ],
+            "runs": self.runs.as_dict(),
+        }
+
     def verdict(self, measure: str) -> str:
         """Whether the best setting on ``measure`` can be told from its neighbours, in one sentence."""
         runs = self.runs
