@@ -71,7 +71,12 @@ def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
         assert isinstance(memory[key], Number), key
     assert set(memory["sessions_mb"]) == {"1", "2"}
 
+    many = results["many_runs"]
+    assert (many["runs"], many["queries"], many["measures"], many["repeat"]) == (10, 100, 5, 1)
+    for key in ("baseline_s", "all-pairs_s"):
+        assert isinstance(many[key]["median"], Number) and many[key]["median"] > 0, key
+
     assert results["goals"] and all(goal["met"] in (True, False, None) for goal in results["goals"])
     # One table on stdout, with a line per goal.
     assert done.stdout.count("\n") >= len(results["goals"])
-    assert "Measure" in done.stdout and "Round trip" in done.stdout
+    assert "Measure" in done.stdout and "Round trip" in done.stdout and "Many runs: all 45 pairs" in done.stdout

@@ -248,6 +248,33 @@ def test_the_bootstrap_interval_is_scipys(alternative):
     assert sig.bootstrap_interval(np.zeros(3)) == (0.0, 0.0, "constant")
 
 
+def test_many_bootstrap_intervals_are_each_rows_own_scipy_interval():
+    rng = np.random.default_rng(12)
+    samples = np.vstack([rng.random(40), rng.normal(0.1, 0.3, 40), np.full(40, 0.25), rng.random(40) ** 3])
+    found = sig.bootstrap_intervals(samples, n_bootstrap=2000, confidence=0.9, seed=3)
+    assert found[2] == (0.25, 0.25, "constant")
+    for row, (low, high, method) in zip(samples[[0, 1, 3]], [found[0], found[1], found[3]], strict=True):
+        theirs = stats.bootstrap(
+            (row,), np.mean, n_resamples=2000, confidence_level=0.9, rng=np.random.default_rng(3)
+        ).confidence_interval
+        assert (low, high, method) == (
+            pytest.approx(theirs.low, abs=EXACT),
+            pytest.approx(theirs.high, abs=EXACT),
+            "BCa",
+        )
+
+
+def test_the_monte_carlo_tukey_hsd_never_lists_the_runs_orders(monkeypatch):
+    # Ten runs have 3.6 million orders: listing them took a minute and gigabytes before any draw.
+    def listing(*args):
+        raise AssertionError("the runs' orders were listed for a Monte Carlo test")
+
+    monkeypatch.setattr(sig.itertools, "permutations", listing)
+    scores = np.random.default_rng(13).random((20, 10))
+    result = sig.randomized_tukey_hsd(scores, n_permutations=200)
+    assert not result.exact and result.p.shape == (10, 10)
+
+
 # -- power --------------------------------------------------------------------------------------
 
 

@@ -275,6 +275,17 @@ class Comparison:
         return out
 
 
+def check_settings(alpha: float, n_permutations: int, n_bootstrap: int, confidence: float) -> None:
+    """Raise ``ValueError`` naming the first setting out of range (alpha and confidence in (0, 1), counts >= 1 and 2)."""
+    for name, value, low in (("n_permutations", n_permutations, 1), ("n_bootstrap", n_bootstrap, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+
+
 def _p_is(text: str) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
@@ -314,13 +325,7 @@ def compare(
     _check_test(test)
     if question not in QUESTIONS:
         raise ValueError(f"question must be one of {', '.join(map(repr, QUESTIONS))}, got {question!r}")
-    for name, value, low in (("n_permutations", n_permutations, 1), ("n_bootstrap", n_bootstrap, 2)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    check_settings(alpha, n_permutations, n_bootstrap, confidence)
     if not (math.isfinite(margin) and margin >= 0):
         raise ValueError(
             f"the margin must be a number >= 0 in the measure's units, got {margin!r} "
@@ -333,40 +338,22 @@ def compare(
         raise ValueError("the two evaluations share no measure: evaluate both with the same measures")
     gate_measures = _gate_measures(measure, shared)
 
-    qids = tuple(sorted(set(baseline.qids) | set(candidate.qids), key=lambda q: q.encode("utf-8", "surrogateescape")))
+    qids = paired_qids((baseline, candidate))
     only_baseline = tuple(q for q in qids if q not in set(candidate.qids))
     only_candidate = tuple(q for q in qids if q not in set(baseline.qids))
-    results = {}
-    for m in shared:
-        a = _aligned(baseline, m.name, qids)
-        b = _aligned(candidate, m.name, qids)
-        delta = b - a
-        t = sig.t_test(delta, 0.0, "two-sided", confidence)
-        flips = sig.randomization_test(delta, 0.0, "two-sided", n_permutations, seed)
-        low, high, method = sig.bootstrap_interval(delta, n_bootstrap, confidence, seed)
-        wins, ties, losses = sig.wins_ties_losses(delta)
-        results[m.name] = MeasureComparison(
-            measure=m.name,
-            label=m.label,
-            qids=qids,
-            baseline=a,
-            candidate=b,
-            delta=delta,
-            wins=wins,
-            ties=ties,
-            losses=losses,
-            t_statistic=t.t,
-            t_p=t.p,
-            randomization_p=flips.p,
-            n_permutations=flips.n_permutations,
-            exact=flips.exact,
-            ci_low=low,
-            ci_high=high,
-            confidence=confidence,
+    results = {
+        m.name: measure_comparison(
+            m,
+            qids,
+            aligned(baseline, m.name, qids),
+            aligned(candidate, m.name, qids),
+            n_permutations=n_permutations,
             n_bootstrap=n_bootstrap,
-            bootstrap_method=method,
+            confidence=confidence,
             seed=seed,
         )
+        for m in shared
+    }
     verdicts = tuple(
         decide(
             results[m.name].delta,
@@ -400,6 +387,54 @@ def compare(
         gate=gate,
         only_baseline=only_baseline,
         only_candidate=only_candidate,
+    )
+
+
+def measure_comparison(
+    measure: Measure,
+    qids: tuple[str, ...],
+    baseline: np.ndarray,
+    candidate: np.ndarray,
+    *,
+    n_permutations: int = 10_000,
+    n_bootstrap: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    interval: tuple[float, float, str] | None = None,
+) -> MeasureComparison:
+    """One measure's comparison from two systems' values aligned on ``qids``: the table's row, H0 no difference.
+
+    The two-sided paired t-test and randomization test, the bootstrap interval of the mean
+    difference ``candidate - baseline`` (``significance.bootstrap_interval``'s, unless
+    ``interval`` gives it, made by ``bootstrap_intervals`` with many others), wins, ties and
+    losses (``compare`` makes one per measure; ``many_runs`` one per pair of runs).
+    """
+    delta = candidate - baseline
+    t = sig.t_test(delta, 0.0, "two-sided", confidence)
+    flips = sig.randomization_test(delta, 0.0, "two-sided", n_permutations, seed)
+    low, high, method = interval or sig.bootstrap_interval(delta, n_bootstrap, confidence, seed)
+    wins, ties, losses = sig.wins_ties_losses(delta)
+    return MeasureComparison(
+        measure=measure.name,
+        label=measure.label,
+        qids=qids,
+        baseline=baseline,
+        candidate=candidate,
+        delta=delta,
+        wins=wins,
+        ties=ties,
+        losses=losses,
+        t_statistic=t.t,
+        t_p=t.p,
+        randomization_p=flips.p,
+        n_permutations=flips.n_permutations,
+        exact=flips.exact,
+        ci_low=low,
+        ci_high=high,
+        confidence=confidence,
+        n_bootstrap=n_bootstrap,
+        bootstrap_method=method,
+        seed=seed,
     )
 
 
@@ -494,7 +529,14 @@ def _gate_measures(measure, shared: list[Measure]) -> tuple[Measure, ...]:
     return tuple(found)
 
 
-def _aligned(evaluation: Evaluation, name: str, qids: tuple[str, ...]) -> np.ndarray:
+def paired_qids(evaluations) -> tuple[str, ...]:
+    """Every query any of ``evaluations`` has, in trec_eval's order (by bytes): the queries a comparison pairs."""
+    found = set().union(*(e.qids for e in evaluations))
+    return tuple(sorted(found, key=lambda q: q.encode("utf-8", "surrogateescape")))
+
+
+def aligned(evaluation: Evaluation, name: str, qids: tuple[str, ...]) -> np.ndarray:
+    """``evaluation``'s values of measure ``name`` on ``qids``, 0 for a query it has no result for (trec_eval -c)."""
     values = evaluation.values[name]
     where = {q: i for i, q in enumerate(evaluation.qids)}
     return np.array([values[where[q]] if q in where else 0.0 for q in qids], dtype=float)

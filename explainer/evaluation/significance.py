@@ -14,7 +14,8 @@ mean difference <= shift), ``"less"`` (H0: mean difference >= shift) or ``"two-s
   permutations while that interval contains alpha;
 - ``adjust``: Holm's or Benjamini-Hochberg's adjusted p-values, or none;
 - ``randomized_tukey_hsd``: all pairs of many runs, run labels permuted within each query;
-- ``bootstrap_interval``, ``standardized_effect``, ``wins_ties_losses``: effect sizes;
+- ``bootstrap_interval`` (``bootstrap_intervals`` for many at once), ``standardized_effect``,
+  ``wins_ties_losses``: effect sizes;
 - ``power``, ``minimum_detectable_effect``, ``queries_needed``: the paired t-test's power.
 """
 
@@ -330,13 +331,17 @@ def randomized_tukey_hsd(scores, n_permutations: int = 10_000, seed: int = 0) ->
     means = scores.mean(axis=0)
     observed = np.abs(means[:, None] - means[None, :])
     slack = 1e-12 * float(np.mean(np.abs(scores))) if n else 0.0
-    perms = np.array(list(itertools.permutations(range(k))))
-    arrangements = len(perms) ** n
+    orders = math.factorial(k)
+    # (k!)^n arrangements in all: compared by logarithm first, since the power can have a million
+    # digits, and the k! orders listed only when every arrangement is enumerated (10 runs: 3.6 million).
+    exact = n * math.log(orders) <= math.log(n_permutations) + 1e-9 and orders**n <= n_permutations
 
     def tally(ranges: np.ndarray) -> np.ndarray:
         return np.count_nonzero(ranges[:, None, None] >= observed[None] - slack, axis=0)
 
-    if arrangements <= n_permutations:
+    if exact:
+        perms = np.array(list(itertools.permutations(range(k))))
+        arrangements = orders**n
         counts = np.zeros((k, k), dtype=np.int64)
         rows = max(1, _BATCH // max(n * k, 1))
         combos = itertools.product(range(len(perms)), repeat=n)
@@ -378,37 +383,65 @@ def bootstrap_interval(
     the same the interval is that value; when BCa cannot be computed (too few distinct
     values) the percentile interval is given instead, and the method says so.
     """
+    return bootstrap_intervals(
+        np.asarray(delta, dtype=float)[None], n_bootstrap, confidence, seed, method, alternative
+    )[0]
+
+
+def bootstrap_intervals(
+    samples,
+    n_bootstrap: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    method: str = "BCa",
+    alternative: str = "two-sided",
+) -> list[tuple[float, float, str]]:
+    """``bootstrap_interval`` of each row of ``samples`` (rows of one length), in one resampling.
+
+    The rows are resampled together, by the same draws of queries (the same ones one row
+    alone would get from ``seed``, as scipy draws them), so many runs' or pairs' intervals
+    cost one draw: each row's interval is its own bootstrap interval all the same.
+    """
     from scipy import stats
 
     _check_alternative(alternative)
-    delta = np.asarray(delta, dtype=float)
-    if len(delta) == 0:
-        return float("nan"), float("nan"), method
-    if np.ptp(delta) <= TIE:
-        mean = float(np.mean(delta))
-        return (
-            (-math.inf if alternative == "less" else mean),
-            (math.inf if alternative == "greater" else mean),
+    samples = np.asarray(samples, dtype=float)
+    if samples.ndim != 2:
+        raise ValueError("samples must be a matrix: one row a sample")
+    found: list[tuple[float, float, str] | None] = [None] * len(samples)
+    if samples.shape[1] == 0:
+        return [(float("nan"), float("nan"), method)] * len(samples)
+    for i in np.flatnonzero(np.ptp(samples, axis=1) <= TIE).tolist():
+        mean = float(np.mean(samples[i]))
+        found[i] = (
+            -math.inf if alternative == "less" else mean,
+            math.inf if alternative == "greater" else mean,
             "constant",
         )
     for chosen in (method, "percentile"):
+        rows = [i for i, done in enumerate(found) if done is None]
+        if not rows:
+            break
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = stats.bootstrap(
-                (delta,),
+                (samples[rows],),
                 np.mean,
                 n_resamples=n_bootstrap,
                 confidence_level=confidence,
                 method=chosen,
                 alternative=alternative,
+                axis=-1,
                 rng=np.random.default_rng(seed),
                 # About a million values at a time: all at once held 800 MB for 10,000 queries.
-                batch=max(1, _BATCH // len(delta)),
+                batch=max(1, _BATCH // samples[rows].size),
             )
-        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-        if low == low and high == high:
-            return low, high, chosen
-    return float("nan"), float("nan"), method  # pragma: no cover - percentile always gives numbers
+        lows = np.atleast_1d(result.confidence_interval.low)
+        highs = np.atleast_1d(result.confidence_interval.high)
+        for i, low, high in zip(rows, lows.tolist(), highs.tolist(), strict=True):
+            if low == low and high == high:
+                found[i] = (float(low), float(high), chosen)
+    return [done or (float("nan"), float("nan"), method) for done in found]
 
 
 def standardized_effect(delta) -> float:

@@ -1,6 +1,6 @@
 """The benchmark: how fast the figures answer, served, from an exported light file, and as tags on a page.
 
-``./serve.sh bench [--out bench.json] [--quick]`` drives the system Chromium
+``./serve.sh bench [--out bench.json] [--quick] [--sizes | --many-runs]`` drives the system Chromium
 through Playwright, prints one table (each figure against its goal) and writes the same
 figures as JSON. ``--quick`` runs every measurement with tiny counts, for the smoke test.
 
@@ -71,6 +71,9 @@ What is measured, and how (every time in milliseconds):
   next sessions cannot reuse it. The cost per session is the growth from 1 to 100
   sessions over 99, so one-time costs of the first session (lazy imports, caches) are
   not charged to every session.
+- **Many runs compared**: ``many_runs_bench.py``, once the servers have stopped: ten runs
+  of 100 queries and five measures, nine candidates against the baseline and all 45 pairs,
+  with 10,000 permutations and bootstrap resamples; medians of five, in seconds.
 
 Progress goes to stderr with the machine's load average; the machine may be shared,
 so compare medians, and runs made when it was quiet.
@@ -95,6 +98,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the tests' support package, when run as a script
+
+import many_runs_bench  # noqa: E402  (beside this script)
 
 from support.bokeh_client import SessionPool, summarize  # noqa: E402
 from support.budgets import LIGHT_FIGURE_MAX_BYTES, LIGHT_STORY_MAX_BYTES, RUNTIME_MAX_BYTES  # noqa: E402
@@ -141,6 +146,8 @@ class Config:
     memory_levels: tuple[int, ...] = (1, 20, 100)
     settle_s: float = 5.0  # pause after opening sessions, before reading memory
     close_wait_s: float = 60.0  # how long to watch memory after every session closed
+    many_runs_repeat: int = 5  # times each many-runs comparison is timed (many_runs_bench.py)
+    many_runs_resamples: int = 10_000  # its permutations and bootstrap resamples
 
 
 FULL = Config()
@@ -154,6 +161,8 @@ QUICK = Config(
     memory_levels=(1, 2),
     settle_s=0.5,
     close_wait_s=2.0,
+    many_runs_repeat=1,
+    many_runs_resamples=200,
 )
 
 
@@ -698,6 +707,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     )
     again = f"Server RSS with {levels[-1]} sessions again (is the memory reused?)"
     add(again, value=memory["second_wave_mb"], unit="MB")
+    rows += many_runs_bench.rows(results["many_runs"])
     return rows
 
 
@@ -818,6 +828,8 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
                 exporting.kill()
             probe.close()
 
+    _log("many runs compared (statistics, no browser)")
+    results["many_runs"] = many_runs_bench.measure(config.many_runs_repeat, config.many_runs_resamples)
     results["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["machine"]["load_average_during_run"] = [min(LOAD_AVERAGES), max(LOAD_AVERAGES)]
     results["duration_s"] = round(time.monotonic() - started, 1)
@@ -837,7 +849,7 @@ def _cpu_seconds(server: Server) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``./serve.sh bench [--out FILE] [--quick]``."""
+    """``./serve.sh bench [--out FILE] [--quick] [--sizes | --many-runs]``."""
     parser = argparse.ArgumentParser(prog="./serve.sh bench", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--out", type=Path, default=Path("bench.json"), help="where to write the JSON (default %(default)s)"
@@ -846,9 +858,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--sizes", action="store_true", help="only export the files and print their sizes (seconds, no browser)"
     )
+    parser.add_argument(
+        "--many-runs", action="store_true", help="only compare many runs and print those rows (seconds, no browser)"
+    )
     args = parser.parse_args(argv)
     if args.sizes:
         print(sizes_table(measure_sizes()))
+        return
+    if args.many_runs:
+        config = QUICK if args.quick else FULL
+        result = many_runs_bench.measure(config.many_runs_repeat, config.many_runs_resamples)
+        print(rows_table(many_runs_bench.rows(result)))
         return
     run(QUICK if args.quick else FULL, args.out)
 
