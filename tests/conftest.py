@@ -14,6 +14,14 @@ from support.page import View, Viewed
 from support.server import Server
 
 
+def pytest_configure(config):
+    """Slow tests run only when ``-m`` names them: pyproject's ``-m 'not slow'`` is replaced by any
+    ``-m`` given, so ``-m "not browser"`` (the Python layer) ran every slow test outside the browser."""
+    expression = config.option.markexpr
+    if expression and "slow" not in expression:
+        config.option.markexpr = f"({expression}) and not slow"
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, **launch_args()}

@@ -70,8 +70,8 @@ def test_the_column_headings_stand_over_their_columns(light):
         assert abs(left - row.locator(column).bounding_box()["x"]) < 1, heading
 
 
-def test_the_consistency_preset_puts_two_systems_side_by_side(opened):
-    figure, page = opened
+def test_the_consistency_preset_puts_two_systems_side_by_side(light):
+    _, page = light
     page.get_by_role("button", name="Consistency: A against B").click()
     expect(system(page, "a").locator(".system-mean")).to_have_text(mrr_text([[1], [1], [20], [20], [20], [20]]))
     expect(system(page, "b").locator(".system-mean")).to_have_text(mrr_text([[2]] * 6))
@@ -80,28 +80,30 @@ def test_the_consistency_preset_puts_two_systems_side_by_side(opened):
     expect(system(page, "a").locator(".system-median")).to_contain_text("Median RR = 0.05")
     boxes = [system(page, s).bounding_box() for s in ("a", "b")]
     assert abs(boxes[0]["y"] - boxes[1]["y"]) < 2 and boxes[1]["x"] > boxes[0]["x"] + boxes[0]["width"] - 1
-    wait_until(lambda: figure.state.b == [[2]] * 6, message="Python to get system B")
 
 
-def test_clicking_a_square_marks_that_rank_and_the_numbers_follow(opened):
-    figure, page = opened
+def test_clicking_a_square_marks_that_rank_and_the_numbers_follow(light):
+    _, page = light
     cell(page, 3, 2).click()  # query 3 now has a hit at rank 2 as well as 10
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [2, 10]]))
     expect(cell(page, 3, 2)).to_have_class(re.compile(r"\bon\b"))
-    wait_until(lambda: figure.state.a == [[1], [3], [2, 10]], message="Python to see the new hit")
     cell(page, 3, 2).click()
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10]]))
 
 
-def test_dragging_the_first_hit_moves_it(opened):
-    figure, page = opened
-    start, end = cell(page, 3, 10).bounding_box(), cell(page, 3, 4).bounding_box()
+def drag(page, start, end) -> None:
+    """Press on one square, move across the strip and let go on another."""
+    start, end = start.bounding_box(), end.bounding_box()
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
     page.mouse.up()
+
+
+def test_dragging_the_first_hit_moves_it(light):
+    _, page = light
+    drag(page, cell(page, 3, 10), cell(page, 3, 4))
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [4]]))
-    wait_until(lambda: figure.state.a == [[1], [3], [4]], message="Python to see the moved hit")
 
 
 def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(light):
@@ -116,38 +118,60 @@ def test_the_keyboard_moves_along_a_strip_and_marks_a_rank(light):
     expect(strip).to_have_attribute("aria-label", re.compile(r"query 2: relevant at rank 3\. RR 1/3 = 0\.33"))
 
 
-def test_the_measure_switch_gives_map_from_the_metrics_core(opened):
-    figure, page = opened
-    runs = [[1, 3], [2], [5, 6, 7]]
-    on_server(figure.state.param.update, a=runs)
-    # The page must show Python's lists before it sends its own state back with the new measure.
-    expect(system(page).locator(".system-mean")).to_have_text(mrr_text(runs))
-    page.locator("input[name=measure][value=ap]").check()
+MAP_RUNS = [[1, 3], [2], [5, 6, 7]]
+
+
+def map_text(runs) -> str:
     values = [metrics.average_precision(grades(r), len(r)) for r in runs]
     mean = metrics.mean_average_precision([grades(r) for r in runs], [len(r) for r in runs])
-    expected = f"MAP = ({' + '.join(f(v) for v in values)}) / 3 = {f(mean)}"
-    expect(system(page).locator(".system-mean")).to_have_text(expected)
+    return f"MAP = ({' + '.join(f(v) for v in values)}) / {len(runs)} = {f(mean)}"
+
+
+def test_the_measure_switch_gives_map_from_the_metrics_core(page, server):
+    opening(page, server.url + "/queries?a=1,3|2|5,6,7&measure=rr")
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text(MAP_RUNS))
+    page.locator("input[name=measure][value=ap]").check()
+    expect(system(page).locator(".system-mean")).to_have_text(map_text(MAP_RUNS))
+    values = [metrics.average_precision(grades(r), len(r)) for r in MAP_RUNS]
     expect(system(page).locator(".system-median")).to_contain_text(f"Median AP = {f(metrics.median(values))}")
-    wait_until(lambda: figure.state.measure == "ap", message="Python to see the measure")
 
 
-def test_queries_can_be_added_and_removed(opened):
-    figure, page = opened
+def test_queries_can_be_added_and_removed(light):
+    _, page = light
     page.get_by_role("button", name="Add a query to System A").click()
     expect(system(page).locator(".q-row:not(.q-head)")).to_have_count(4)
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3], [10], [1]]))
     page.get_by_role("button", name="Remove the last query of System A").click()
     page.get_by_role("button", name="Remove the last query of System A").click()
     expect(system(page).locator(".system-mean")).to_have_text(mrr_text([[1], [3]]))
-    wait_until(lambda: figure.state.a == [[1], [3]], message="Python to see two queries")
 
 
-def test_python_changes_reach_the_page(opened):
+def test_each_kind_of_interaction_reaches_python_and_python_reaches_the_browser(opened):
+    """The one Panel page of this file: a square's click, a drag, the add and remove buttons, the
+    measure's switch and the preset each reach Python's state; Python's changes reach the page."""
     figure, page = opened
-    on_server(figure.state.apply_preset, "consistency")
-    expect(page.locator(".system")).to_have_count(2)
+    cell(page, 3, 2).click()
+    wait_until(lambda: figure.state.a == [[1], [3], [2, 10]], message="Python to see the new hit")
+    cell(page, 3, 2).click()
+    wait_until(lambda: figure.state.a == [[1], [3], [10]], message="Python to see the hit gone")
+    drag(page, cell(page, 3, 10), cell(page, 3, 4))
+    wait_until(lambda: figure.state.a == [[1], [3], [4]], message="Python to see the moved hit")
+    page.get_by_role("button", name="Add a query to System A").click()
+    wait_until(lambda: figure.state.a == [[1], [3], [4], [1]], message="Python to see four queries")
+    page.get_by_role("button", name="Remove the last query of System A").click()
+    wait_until(lambda: figure.state.a == [[1], [3], [4]], message="Python to see three queries")
+    on_server(figure.state.param.update, a=MAP_RUNS)
+    # The page must show Python's lists before it sends its own state back with the new measure.
+    expect(system(page).locator(".system-mean")).to_have_text(mrr_text(MAP_RUNS))
+    page.locator("input[name=measure][value=ap]").check()
+    expect(system(page).locator(".system-mean")).to_have_text(map_text(MAP_RUNS))
+    wait_until(lambda: figure.state.measure == "ap", message="Python to see the measure")
+    page.get_by_role("button", name="Consistency: A against B").click()
+    wait_until(lambda: figure.state.b == [[2]] * 6, message="Python to get system B")
     on_server(figure.state.param.update, b=[])
     expect(page.locator(".system")).to_have_count(1)
+    on_server(figure.state.apply_preset, "consistency")
+    expect(page.locator(".system")).to_have_count(2)
 
 
 def test_a_state_link_opens_that_state_and_a_bad_value_gets_a_notice(page, server):

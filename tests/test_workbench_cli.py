@@ -108,18 +108,24 @@ def test_serve_serves_the_files_workbench_at_evaluate(tmp_path, page):
         text=True,
     )
     try:
+        # Its output is read once it has stopped: reading a live server's would wait for its end.
         deadline = time.monotonic() + 60
-        while not answers(f"http://127.0.0.1:{port}/favicon.ico"):
-            assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()
+        while not (started := answers(f"http://127.0.0.1:{port}/favicon.ico")):
+            if process.poll() is not None or time.monotonic() > deadline:
+                break
             time.sleep(0.1)
-        page.goto(f"http://127.0.0.1:{port}/evaluate")
-        expect(page.locator(".wb-row")).to_have_count(2, timeout=30_000)
-        expect(page.locator(".wb-row .wb-col-qid")).to_have_text(["m1", "m2"])
-        # m2: c (grade 2) at rank 2 of 2 relevant-1: AP = (1/2) / 1.
-        expect(page.locator('.wb-row[data-qid="m2"] .wb-col-main').nth(3)).to_have_text(metrics.format_number(0.5, 4))
+        if started:
+            page.goto(f"http://127.0.0.1:{port}/evaluate")
+            expect(page.locator(".wb-row")).to_have_count(2, timeout=30_000)
+            expect(page.locator(".wb-row .wb-col-qid")).to_have_text(["m1", "m2"])
+            # m2: c (grade 2) at rank 2 of 2 relevant-1: AP = (1/2) / 1.
+            expect(page.locator('.wb-row[data-qid="m2"] .wb-col-main').nth(3)).to_have_text(
+                metrics.format_number(0.5, 4)
+            )
     finally:
         process.terminate()
         output = process.communicate(timeout=20)[0]
+    assert started, f"the workbench exited or did not answer within 60 s:\n{output}"
     assert "Serving the workbench on http://localhost:" in output
 
 
