@@ -48,7 +48,9 @@ class Family:
     ``explainer.metrics`` (the arithmetic a view shows), ``kernel`` for many lists at once with
     ``explainer.evaluation.kernels``. ``taught``: the figures, the story's table and figure 5
     explain it with ``question``, ``blind_to`` and ``use_when``; ``used_by`` names the tools that
-    compute it, each as it spells it, where a figure lists them.
+    compute it, each as it spells it, where a figure lists them. trec_eval's table prints a value
+    with four decimals, an ``integer`` one (a count) as an integer; it prints a measure on each
+    query's lines when ``per_query``, and on the ``all`` lines unless its ``average`` is ``"none"``.
     """
 
     key: str
@@ -68,6 +70,9 @@ class Family:
     blind_to: str = ""
     use_when: str = ""
     used_by: tuple[str, ...] = ()
+    average: str = "mean"
+    per_query: bool = True
+    integer: bool = False
 
     @property
     def written_forms(self) -> tuple[str, ...]:
