@@ -12,6 +12,7 @@ from metric_cases import generated_cases
 
 from explainer import metrics
 from explainer.evaluation import kernels
+from explainer.evaluation.measures import judged_at_k
 
 
 def test_the_kernels_equal_the_metrics_core_on_many_lists():
@@ -40,7 +41,7 @@ def test_the_kernels_equal_the_metrics_core_on_many_lists():
             assert batch["p"][i] == pytest.approx(metrics.precision_at_k(g, k), abs=1e-12)
             assert batch["r"][i] == pytest.approx(metrics.recall_at_k(g, k, c["n_relevant"]), abs=1e-12)
             assert batch["hit"][i] == metrics.hit_rate_at_k(g, k)
-            assert batch["judged"][i] == pytest.approx(metrics.precision_at_k([int(g_ is not None) for g_ in g], k))
+            assert batch["judged"][i] == pytest.approx(judged_at_k([int(g_ is not None) for g_ in g], k))
             assert batch["dcg"][i] == pytest.approx(metrics.dcg_at_k(g, k, "linear"), abs=1e-12)
             assert batch["ndcg_lin"][i] == pytest.approx(
                 metrics.ndcg_at_k(g, k, "linear", judged=c["judged"]), abs=1e-12

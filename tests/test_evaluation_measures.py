@@ -105,14 +105,27 @@ def test_exponential_gain_equals_trec_eval_on_relabelled_grades(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_judged_at_k_equals_trec_eval_precision_with_every_judgment_relevant(seed):
-    """Judged@k is P@k when every judged document (grade >= 0) counts as relevant; negative stays unjudged."""
+def test_judged_at_k_is_trec_eval_precision_with_every_judgment_relevant_over_the_results_shown(seed):
+    """Judged@k (ir_measures') is P@k x k / min(k, returned) when every judged document (grade >= 0)
+    counts as relevant; a negative grade stays unjudged; 0 for an empty list. unj@k (trec_eval's) is
+    (min(k, returned) - judged in the top k) / k."""
     qrels, run = collection(seed)
     expected = trec(relabel(qrels, lambda g: 1 if g >= 0 else g), run)
-    result = evaluate(qrels, run, [Measure("judged", k) for k in KS])
+    result = evaluate(qrels, run, [Measure("judged", k) for k in KS] + [Measure("unj", k) for k in KS])
     for qid in result.qids:
+        shown = len(run[qid])
         for k in KS:
-            assert result.value(f"judged_{k}", qid) == pytest.approx(expected[qid][f"P_{k}"], **APPROX)
+            judged_in_top = expected[qid][f"P_{k}"] * k
+            judged = judged_in_top / min(k, shown) if shown else 0.0
+            assert result.value(f"judged_{k}", qid) == pytest.approx(judged, **APPROX)
+            assert result.value(f"unj_{k}", qid) == pytest.approx((min(k, shown) - judged_in_top) / k, **APPROX)
+
+
+def test_judged_at_k_of_a_short_wholly_judged_list_is_one_where_unj_is_zero():
+    qrels = {"q": {f"d{i}": i % 2 for i in range(8)}}
+    run = {"q": {f"d{i}": 10.0 - i for i in range(8)}}
+    result = evaluate(qrels, run, ["Judged@10", "unj.10", "judged@10"])
+    assert result.means["judged_10"] == 8 / 8 and result.means["unj_10"] == 0 / 10
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -136,7 +149,7 @@ def test_queries_in_only_one_file_are_skipped_as_trec_eval_skips_them():
     assert result.summary.qrels_only == ("judged_only",)
     assert result.summary.lines()[0] == (
         "1 query evaluated; 1 in the run has no judgments (skipped, as trec_eval does); "
-        "1 judged has no results in the run (skipped, as trec_eval does without -c)"
+        "1 judged has no results in the run (skipped, as trec_eval 9 does without -c; trec_eval 10 stops with exit code 4)"
     )
 
 
@@ -215,7 +228,9 @@ def test_measures_from_their_written_forms():
         "map",
         "ndcg_cut_3",
     ]
-    for bad in ("P", "bpref", "ndcg@0", "ap@10", "ndcg@5:cubic"):
+    assert Measure.parse("ap@10") == Measure("map_cut", 10) and Measure.parse("AP@10").name == "map_cut_10"
+    assert Measure.parse("bpref") == Measure("bpref")
+    for bad in ("P", "ndcg@0", "bpref@10", "ndcg@5:cubic", "Rndcg"):
         with pytest.raises(ValueError):
             Measure.parse(bad)
 
@@ -224,7 +239,7 @@ def test_bad_settings_are_clear():
     with pytest.raises(ValueError, match="relevance_level must be an integer >= 1"):
         evaluate({}, {}, relevance_level=0)
     with pytest.raises(ValueError, match="unknown measure"):
-        evaluate({}, {}, ["bpref"])
+        evaluate({}, {}, ["bpref_x"])
 
 
 def test_an_empty_query_given_as_a_dict_is_evaluated_as_pytrec_eval_does():

@@ -60,8 +60,8 @@ def expected_lines(per_query: dict, names: list[str], queries: bool = True, summ
     return lines
 
 
-NAMES = ["P_5", "map", "ndcg_cut_10", "recip_rank"]
-ASKED = ["-m", "P@5", "-m", "map", "-m", "ndcg@10", "-m", "rr"]
+NAMES = ["map", "recip_rank", "P_5", "ndcg_cut_10"]  # trec_eval's order
+ASKED = ["-m", "P.5", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"]
 
 
 def pytrec(qrels, run):

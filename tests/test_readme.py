@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from explainer import metrics
-from explainer.evaluation.measures import DEFAULT_CONVENTION, KEYS, NDCG_CONVENTIONS, Measure
+from explainer.evaluation.measures import DEFAULT_CONVENTION, NDCG_CONVENTIONS, Measure
 from explainer.figures.binary import BinaryState
 from explainer.figures.conventions import DISAGREEING_MISSED, MAX_K, ConventionsState
 from explainer.metrics import format_number as fmt
@@ -114,7 +114,8 @@ def test_the_readmes_sizes_block_is_this_codes_export(exported_site):
 
 def test_the_workbench_says_which_of_its_numbers_are_trec_evals():
     """Its per-query measures carry trec_eval's names (Measure.name); the rest is named as not trec_eval's."""
-    measures = [Measure(key, None if key in ("rr", "ap") else 10) for key in KEYS if key != "judged"]
+    shown = ("precision", "recall", "rr", "ap", "ndcg", "hit_rate")  # the workbench's measures (its page's table)
+    measures = [Measure(key, None if key in ("rr", "ap") else 10) for key in shown]
     trec = {m.name if m.k is None else m.name.removesuffix(f"_{m.k}") for m in measures}
     assert trec == {"P", "recall", "recip_rank", "map", "ndcg_cut", "success"}
     named = "`P`, `recall`, `recip_rank`, `map`, `ndcg_cut` and `success` at the cutoffs you choose"
@@ -124,5 +125,12 @@ def test_the_workbench_says_which_of_its_numbers_are_trec_evals():
     assert (
         "trec_eval computes none of the rest: the statistics (a paired t-test, a randomization test and a bootstrap"
         " interval, checked against scipy and ranx), NDCG under the conventions figure's four other conventions,"
-        " judged@k, and the counts the figures show." in README
+        " judged@k (ir_measures' Judged@k), and the counts the figures show." in README
     )
+
+
+def test_the_readme_lists_every_measure_of_the_catalog_with_both_tools_names():
+    """Paste ``python -c "from explainer.catalog.measures import *; print(readme_measures_table())"`` when it fails."""
+    from explainer.catalog.measures import readme_measures_table
+
+    assert readme_measures_table() in README

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     path = tmp_path_factory.mktemp("download") / "golden.html"
-    code, _, err = run([*GOLDEN, *TEXTS, "-m", "P@10", "-m", "ndcg@10", "--html", str(path)])
+    code, _, err = run([*GOLDEN, *TEXTS, "-m", "P.10", "-m", "ndcg_cut.10", "--html", str(path)])
     assert code == 0, err
     return path
 

@@ -31,6 +31,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import TextIO
 
+from explainer.catalog import measures as catalog
+from explainer.catalog import names
+from explainer.catalog.measures import NICKNAMES
 from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
 from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
@@ -38,17 +41,17 @@ from explainer.evaluation.formats.blocks import STDIN
 from explainer.evaluation.measures import (
     CUT_KEYS,
     DEFAULT_CONVENTION,
+    KEYS,
     NDCG_CONVENTIONS,
     Evaluation,
     Measure,
     evaluate,
-    measures_for,
 )
 from explainer.evaluation.run_names import distinct_names
 from explainer.evaluation.writers import FORMATS
 
-DEFAULT_KEYS = ("precision", "recall", "rr", "ap", "ndcg")
-DEFAULT_KS = (10,)
+DEFAULT_MEASURES = "official"
+"""What trec_eval computes without ``-m``, and so does this command."""
 RUNID = "runid"
 """trec_eval's line that names the run: not a measure, but ``-m`` and the nicknames ask for it by this name."""
 EXIT_SHIPS, EXIT_DOES_NOT_SHIP, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
@@ -146,8 +149,9 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="MEASURE[.PARAMS]",
         help=(
-            "a measure to compute, once per -m, repeatable: P@5, ndcg@10, recall@100, rr, ap, or trec_eval's "
-            "P_5, ndcg_cut_10, map, recip_rank; default: P@10, R@10, RR, AP and NDCG@10"
+            "a measure to compute, once per -m, repeatable: trec_eval's name with its parameters after a dot "
+            "(P.5,10, ndcg_cut.10, map, recip_rank), ir_measures' name (nDCG@10, P@10, AP, RR@10), or a "
+            "nickname (official, all_trec, set); default: official"
         ),
     )
     trec.add_argument(
@@ -219,7 +223,7 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         action="extend",
         metavar="K",
-        help=f"cutoffs for a measure -m names without one ({', '.join(CUT_KEYS)}; default: 10)",
+        help=f"cutoffs for a measure -m names without any ({', '.join(CUT_KEYS)}), in place of trec_eval's",
     )
     ours.add_argument(
         "--ndcg-convention",
@@ -335,9 +339,6 @@ def stop_early(args: argparse.Namespace, out: TextIO, err: TextIO) -> int | None
 
         out.write(f"relevance-explainer {version('relevance-explainer')}\n")
         return EXIT_SHIPS
-    if args.judged_only or args.max_results is not None or args.n_documents is not None:
-        err.write(f"{PROGRAM}: -J, -M and -N are not supported yet\n")
-        return EXIT_BAD_INPUT
     refused = [what for dest, what in REFUSED.items() if getattr(args, dest)]
     if refused:
         err.write(f"{PROGRAM}: not supported: {'; '.join(refused)}. This command reads qrels and TREC runs only.\n")
@@ -367,14 +368,53 @@ def measures_help(measures) -> str:
 
 
 def _asked_measures(args: argparse.Namespace) -> tuple[Measure, ...]:
-    """The measures ``-m`` asks for, each ``-m`` one (without ``-m``, the default ones), in -m's order."""
-    texts = [t for t in (args.measure or DEFAULT_KEYS) if t != RUNID]
-    return measures_for(texts, args.k or DEFAULT_KS, args.ndcg_convention) if texts else ()
+    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order.
+
+    A nickname's member that the evaluation does not compute yet is left out (``_not_computed``
+    says which); a measure asked for by its own name that it does not compute is refused."""
+    found: list[Measure] = []
+    for text in args.measure or [DEFAULT_MEASURES]:
+        if text == RUNID:
+            continue
+        for named in _with_cutoffs(names.parse(text), text, args.k):
+            if text in NICKNAMES and named.key not in KEYS:
+                continue
+            if named.key == "ndcg" and named.scheme != "ir_measures" and named.convention == DEFAULT_CONVENTION:
+                named = replace(named, convention=args.ndcg_convention)  # ours and trec_eval's NDCG@k
+            measure = Measure.named(named)
+            if measure not in found:
+                found.append(measure)
+    return tuple(sorted(found, key=_trec_eval_order))
+
+
+def _not_computed(args: argparse.Namespace) -> list[str]:
+    """The families of the nicknames asked for (``official``, ``all_trec``) that are not computed yet."""
+    left = {n.family.trec_eval for t in args.measure or [DEFAULT_MEASURES] if t in NICKNAMES
+            for n in names.parse(t) if n.key not in KEYS}  # fmt: skip
+    return sorted(left, key=lambda name: _ORDER[catalog.BY_TREC_EVAL[name].key])
+
+
+def _with_cutoffs(parsed: tuple, text: str, ks: list[int] | None) -> tuple:
+    """``--k``'s cutoffs in place of the defaults, for a family named bare (``-m P --k 5 10`` is ``P.5,10``)."""
+    one_family = len({n.key for n in parsed}) == 1 and all(n.family.cut for n in parsed)
+    if not ks or not one_family or any(c in text for c in ".@(:"):
+        return parsed
+    if parsed[0].scheme == "trec_eval":
+        return names.parse(f"{text}.{','.join(map(str, ks))}")
+    return tuple(n for k in ks for n in names.parse(f"{text}@{k}"))
 
 
 def _asks_for_runid(args: argparse.Namespace) -> bool:
-    """Whether the table has trec_eval's ``runid`` line: ``-m runid``."""
-    return RUNID in (args.measure or ())
+    """Whether the table has trec_eval's ``runid`` line: ``-m runid``, or a nickname that holds it."""
+    return any(t == RUNID or RUNID in NICKNAMES.get(t, ()) for t in (args.measure or [DEFAULT_MEASURES]))
+
+
+_ORDER = {f.key: i for i, f in enumerate(catalog.FAMILIES)}
+
+
+def _trec_eval_order(m: Measure):
+    """trec_eval prints its measures in its own order, not -m's: the catalog's, then each family's parameters."""
+    return (_ORDER[m.key], m.k or 0, m.level or 0.0)
 
 
 def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = None) -> Report:
@@ -400,6 +440,9 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
             measures,
             relevance_level=args.relevance_level,
             complete=args.complete,
+            judged_only=args.judged_only,
+            max_results=args.max_results,
+            n_documents=args.n_documents or 0,
         )
         for run in runs
     )
@@ -450,6 +493,7 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
         doc = json_report.document(
             replace(report, evaluations=tuple(printed)),
             options_of(args),
+            left_out=_not_computed(args),
             queries=args.query_eval,
             exit_code=exit_code(report),
             generator=_generator(),
@@ -466,11 +510,14 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
 
         for evaluation in printed:
             trec_lines.write_lines(evaluation, out, queries=args.query_eval, summary=args.summary, runid=runid)
-    write_notes(report, err, args.worst)
+    write_notes(report, err, args.worst, left_out=_not_computed(args))
 
 
-def write_notes(report: Report, err: TextIO, worst: int = 5) -> None:
-    """The ``#`` lines for people: each run's summary, then the comparison and the verdict."""
+def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str] = ()) -> None:
+    """The ``#`` lines for people: what a nickname asked for that is not computed (``left_out``),
+    each run's summary, then the comparison and the verdict."""
+    if left_out:
+        err.write(f"# not computed yet, so left out of the nicknames asked for: {', '.join(left_out)}\n")
     two = len(report.evaluations) > 1
     for i, evaluation in enumerate(report.evaluations):
         if two:

@@ -88,35 +88,51 @@ def hit_rate_at_k_batch(grades, offsets, k: int) -> np.ndarray:
 
 
 def judged_at_k_batch(grades, offsets, k: int) -> np.ndarray:
-    """Judged@k of each list = (judged results in its top k) / k: ``precision_at_k`` of "is it judged".
+    """Judged@k of each list = (judged results in its top k) / min(k, results returned); 0 for an empty list.
 
-    The share of the top k that somebody judged (grade >= 0), relevant or not; divides by
-    ``k`` even when the list is shorter (ir_measures' ``Judged@k`` divides by the results returned
-    when fewer than k came back).
+    ir_measures' ``Judged@k``: the share of what was shown that somebody judged (grade >= 0),
+    relevant or not, so a short list wholly judged scores 1. trec_eval's ``unj.k`` divides the
+    unjudged by k instead (``unjudged_at_k_batch``).
     """
     k = _check_k(k)
     grades, offsets = _flat_lists(grades, offsets)
-    return _per_list(offsets, _ranked(grades, offsets, 0, k)[1]) / k
+    shown = np.minimum(np.diff(offsets), k)
+    judged = _per_list(offsets, _ranked(grades, offsets, 0, k)[1])
+    return np.divide(judged, shown, out=np.zeros(len(judged)), where=shown > 0)
 
 
-def reciprocal_rank_batch(grades, offsets) -> np.ndarray:
-    """RR of each list = 1 / (rank of its first relevant result) over the whole list; 0 if none."""
+def unjudged_at_k_batch(grades, offsets, k: int) -> np.ndarray:
+    """unj@k of each list = (unjudged results in its top k) / k, trec_eval's ``unj.k`` (m_unjudged.c).
+
+    Unjudged: not in the qrels, or there with a negative grade (in the pool, not judged).
+    """
+    k = _check_k(k)
     grades, offsets = _flat_lists(grades, offsets)
-    _, owner, position = _ranked(grades, offsets)
+    shown = np.minimum(np.diff(offsets), k)
+    judged = _per_list(offsets, _ranked(grades, offsets, 0, k)[1])
+    return (shown - judged) / k
+
+
+def reciprocal_rank_batch(grades, offsets, k: int | None = None) -> np.ndarray:
+    """RR of each list = 1 / (rank of its first relevant result), over the whole list or its top ``k``; 0 if none."""
+    k = None if k is None else _check_k(k)
+    grades, offsets = _flat_lists(grades, offsets)
+    _, owner, position = _ranked(grades, offsets, 1, k)
     out = np.zeros(len(offsets) - 1)
     owners, first = np.unique(owner, return_index=True)
     out[owners] = 1.0 / (position[first] + 1)
     return out
 
 
-def average_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
+def average_precision_batch(grades, offsets, n_relevant, k: int | None = None) -> np.ndarray:
     """AP of each list = (sum of P@i over its relevant ranks i) / n_relevant[q]; 0 where n_relevant is 0.
 
-    Over the whole list, as trec_eval's ``map``.
+    Over the whole list, as trec_eval's ``map``, or over its top ``k``, as ``map_cut.k``.
     """
+    k = None if k is None else _check_k(k)
     grades, offsets = _flat_lists(grades, offsets)
     n_relevant = _check_counts(n_relevant, offsets)
-    _, owner, position = _ranked(grades, offsets)
+    _, owner, position = _ranked(grades, offsets, 1, k)
     # hits so far at each relevant rank: its index among its list's relevant results, plus one
     first_of_owner = np.searchsorted(owner, owner, side="left")
     hits = np.arange(len(owner)) - first_of_owner + 1
@@ -125,6 +141,7 @@ def average_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
 
 
 def _dcg_batch(grades: np.ndarray, offsets: np.ndarray, k: int | None, gain: str) -> np.ndarray:
+    """DCG of each list, over its top ``k`` (None: all of it)."""
     index, owner, position = _ranked(grades, offsets, 1, k)
     g = grades[index].astype(np.float64)
     gains = 2.0**g - 1.0 if gain == "exponential" else g
@@ -142,13 +159,14 @@ def dcg_at_k_batch(grades, offsets, k: int, gain: str = "exponential") -> np.nda
 def ndcg_at_k_batch(
     grades,
     offsets,
-    k: int,
+    k: int | None,
     ideal,
     ideal_offsets,
     gain: str = "exponential",
     cut_ideal: bool = True,
 ) -> np.ndarray:
-    """NDCG@k of each list = DCG@k / ideal DCG; 0 where the ideal is 0.
+    """NDCG@k of each list = DCG@k / ideal DCG; 0 where the ideal is 0. With ``k`` None, the whole
+    list over the whole ideal (trec_eval's ``ndcg``).
 
     ``ideal[ideal_offsets[q]:ideal_offsets[q + 1]]`` holds the grades list q's ideal is
     made of: every judged document of the query for trec_eval's ``ndcg_cut_k`` (as
@@ -156,7 +174,7 @@ def ndcg_at_k_batch(
     code examples (as ``ndcg_at_k`` without ``judged``). They are sorted high to low here.
     The ideal DCG is cut at k, unless ``cut_ideal`` is False (then it sums every ideal grade).
     """
-    k = _check_k(k)
+    k = None if k is None else _check_k(k)
     _check_gain(gain)
     grades, offsets = _flat_lists(grades, offsets)
     ideal, ideal_offsets = _flat_lists(ideal, ideal_offsets)
@@ -169,5 +187,232 @@ def ndcg_at_k_batch(
     best_offsets = np.zeros(len(ideal_offsets), dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=len(ideal_offsets) - 1), out=best_offsets[1:])
     top = _dcg_batch(grades, offsets, k, gain)
-    bottom = _dcg_batch(best, best_offsets, k if cut_ideal else None, gain)
+    bottom = _dcg_batch(best, best_offsets, k if cut_ideal and k is not None else None, gain)
     return np.divide(top, bottom, out=np.zeros(len(top)), where=bottom > 0)
+
+
+# -- counts and the measures of the returned set -------------------------------------------
+
+
+def count_queries_batch(offsets) -> np.ndarray:
+    """1 for each list: summed, trec_eval's ``num_q``."""
+    return np.ones(len(offsets) - 1)
+
+
+def returned_batch(offsets) -> np.ndarray:
+    """The results each list returned, trec_eval's ``num_ret``."""
+    return np.diff(np.asarray(offsets)).astype(np.float64)
+
+
+def n_relevant_batch(n_relevant) -> np.ndarray:
+    """R of each list, trec_eval's ``num_rel``."""
+    return np.asarray(n_relevant, dtype=np.float64)
+
+
+def relevant_returned_batch(grades, offsets) -> np.ndarray:
+    """The relevant results each list returned, trec_eval's ``num_rel_ret``."""
+    grades, offsets = _flat_lists(grades, offsets)
+    return _per_list(offsets, _ranked(grades, offsets, 1)[1])
+
+
+def judged_nonrelevant_returned_batch(grades, offsets) -> np.ndarray:
+    """The results each list returned that were judged not relevant (grade 0 in the binary grades),
+    trec_eval's ``num_nonrel_judged_ret``."""
+    grades, offsets = _flat_lists(grades, offsets)
+    index = np.flatnonzero(grades == 0)
+    return _per_list(offsets, np.searchsorted(offsets, index, side="right") - 1)
+
+
+def _safe_divide(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    bottom = np.asarray(bottom, dtype=np.float64)
+    return np.divide(top, bottom, out=np.zeros(len(top)), where=bottom > 0)
+
+
+def set_precision_batch(grades, offsets) -> np.ndarray:
+    """set_P = (relevant returned) / (returned); 0 for an empty list."""
+    return _safe_divide(relevant_returned_batch(grades, offsets), returned_batch(offsets))
+
+
+def set_recall_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """set_recall = (relevant returned) / R; 0 where R is 0."""
+    n_relevant = _check_counts(n_relevant, np.asarray(offsets))
+    return _safe_divide(relevant_returned_batch(grades, offsets), n_relevant)
+
+
+def set_relative_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """set_relative_P = (relevant returned) / min(R, returned); 0 where either is 0."""
+    n_relevant = _check_counts(n_relevant, np.asarray(offsets))
+    return _safe_divide(relevant_returned_batch(grades, offsets), np.minimum(n_relevant, returned_batch(offsets)))
+
+
+def set_ap_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """set_map = (relevant returned)^2 / (returned x R); 0 where either is 0."""
+    n_relevant = _check_counts(n_relevant, np.asarray(offsets))
+    hits = relevant_returned_batch(grades, offsets)
+    return _safe_divide(hits * hits, returned_batch(offsets) * n_relevant)
+
+
+def set_f_batch(grades, offsets, n_relevant, values=()) -> np.ndarray:
+    """set_F = (b + 1) P R / (b P + R), P and R set precision and recall, b = values[0] (1 by default)."""
+    beta = float(values[0]) if len(values) else 1.0
+    p = set_precision_batch(grades, offsets)
+    r = set_recall_batch(grades, offsets, n_relevant)
+    return _safe_divide((beta + 1.0) * p * r, beta * p + r)
+
+
+def utility_batch(grades, offsets, n_relevant, values=(), n_documents: int = 0) -> np.ndarray:
+    """utility = a (relevant returned) + b (non-relevant returned) + c (relevant missed) + d (the rest
+    of the collection), with ``values`` = (a, b, c, d), (1, -1, 0, 0) by default, and
+    ``n_documents`` the collection's size (trec_eval's ``-N``, 0 by default)."""
+    a, b, c, d = (float(v) for v in values) if len(values) else (1.0, -1.0, 0.0, 0.0)
+    n_relevant = _check_counts(n_relevant, np.asarray(offsets))
+    hits = relevant_returned_batch(grades, offsets)
+    returned = returned_batch(offsets)
+    return a * hits + b * (returned - hits) + c * (n_relevant - hits) + d * (n_documents + hits - returned - n_relevant)
+
+
+# -- rank-based measures over the relevant results ----------------------------------------
+
+
+def r_precision_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """Rprec = (relevant results in the top R) / R; 0 where R is 0."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    _, owner, position = _ranked(grades, offsets, 1)
+    inside = position < n_relevant[owner]
+    return _safe_divide(_per_list(offsets, owner[inside]), n_relevant)
+
+
+def relative_precision_batch(grades, offsets, k: int, n_relevant) -> np.ndarray:
+    """relative_P@k = (relevant results in the top k) / min(R, k); 0 where R is 0."""
+    k = _check_k(k)
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    hits = _per_list(offsets, _ranked(grades, offsets, 1, k)[1])
+    return _safe_divide(hits, np.minimum(n_relevant, k))
+
+
+def _nonrelevant_above(grades: np.ndarray, offsets: np.ndarray, judged: bool) -> tuple[np.ndarray, np.ndarray]:
+    """For each relevant result, its list and the non-relevant results above it in that list:
+    the judged non-relevant (grade 0) if ``judged``, else every result that is not relevant."""
+    index, owner, position = _ranked(grades, offsets, 1)
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    relevant_above = np.arange(len(owner)) - first_of_owner
+    if not judged:
+        return owner, position - relevant_above
+    # judged non-relevant results before each relevant one: a running count over the flat run,
+    # minus the count where its list starts
+    nonrelevant = np.cumsum(grades == 0, dtype=np.int64)
+    before = nonrelevant[index] - np.where(offsets[owner] > 0, nonrelevant[offsets[owner] - 1], 0)
+    return owner, before
+
+
+def bpref_batch(grades, offsets, n_relevant, n_nonrelevant) -> np.ndarray:
+    """bpref = (1/R) sum over the relevant results r of 1 - min(n_r, R) / min(N, R), where n_r counts
+    the judged non-relevant results above r and N the query's judged non-relevant documents
+    (m_bpref.c); a term is 1 when n_r is 0. Unjudged results count for nothing."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    n_nonrelevant = _check_counts(n_nonrelevant, offsets)
+    owner, above = _nonrelevant_above(grades, offsets, judged=True)
+    r = n_relevant[owner]
+    bottom = np.minimum(n_nonrelevant[owner], r).astype(np.float64)
+    terms = 1.0 - np.divide(np.minimum(above, r), bottom, out=np.zeros(len(owner)), where=above > 0)
+    return _safe_divide(_per_list(offsets, owner, terms), n_relevant)
+
+
+def binary_g_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """binG = (1/R) sum over the relevant results r of 1 / log2(2 + the results above r that are not
+    relevant, judged or not) (m_binG.c); 0 where R is 0."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    owner, above = _nonrelevant_above(grades, offsets, judged=False)
+    return _safe_divide(_per_list(offsets, owner, 1.0 / np.log2(2.0 + above)), n_relevant)
+
+
+# -- interpolated precision, precision at multiples of R, inferred AP, RBP's residual -------
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's lround for x >= 0: halves go up (numpy's round takes them to the even neighbour)."""
+    whole = np.floor(x)
+    return (whole + (x - whole >= 0.5)).astype(np.int64)
+
+
+def interpolated_precision_batch(grades, offsets, n_relevant, level: float) -> np.ndarray:
+    """iprec_at_recall_x of each list = the highest precision at a relevant rank whose relevant
+    results so far reach c = round(x R) (at least 1); 0 when fewer than c relevant were returned.
+
+    trec_eval 10.0 rounds x R to the nearest whole number (m_iprec_at_recall.c); 9 added 0.9 and
+    truncated. Past the last relevant result precision only falls, so relevant ranks suffice.
+    """
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    _, owner, position = _ranked(grades, offsets, 1)
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    hits = np.arange(len(owner)) - first_of_owner + 1
+    precision = hits / (position + 1.0)
+    # the best precision from each relevant rank down, within its list: a running maximum taken
+    # backwards, each list lifted above the lists after it (which the backward run meets first)
+    # so that none leaks into another
+    lift = 2.0 * (len(offsets) - owner)
+    best_below = np.maximum.accumulate((precision + lift)[::-1])[::-1] - lift
+    wanted = np.maximum(_round_half_away(float(level) * n_relevant), 1)
+    at = np.flatnonzero(hits == wanted[owner])
+    out = np.zeros(len(offsets) - 1)
+    out[owner[at]] = best_below[at]
+    return out
+
+
+def eleven_point_batch(grades, offsets, n_relevant, values=()) -> np.ndarray:
+    """11pt_avg = the mean of iprec_at_recall over ``values``, the recall levels (0.0, 0.1, ..., 1.0 by default)."""
+    levels = [float(v) for v in values] if len(values) else [i / 10 for i in range(11)]
+    return np.mean([interpolated_precision_batch(grades, offsets, n_relevant, x) for x in levels], axis=0)
+
+
+def precision_at_r_multiple_batch(grades, offsets, n_relevant, level: float) -> np.ndarray:
+    """Rprec_mult_x of each list = P@c with c = floor(x R + 0.9) (m_Rprec_mult.c); 0 where c is 0."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    cut = np.floor(float(level) * n_relevant + 0.9).astype(np.int64)
+    _, owner, position = _ranked(grades, offsets, 1)
+    hits = _per_list(offsets, owner[position < cut[owner]])
+    return _safe_divide(hits, cut)
+
+
+def inferred_ap_batch(grades, offsets, n_relevant) -> np.ndarray:
+    """infAP (Yilmaz and Aslam; m_infap.c): for each relevant result at 0-based rank j, 1 if j is 0,
+    else 1/(j+1) + j/(j+1) x (a/j) x (r + e)/(r + n + 2e), where r, n and u count the relevant, judged
+    non-relevant and pooled-but-unjudged (grade -2) results above it, a = r + n + u, e = 0.00001;
+    summed and divided by R. Results outside the pool (-1) count only in j."""
+    grades, offsets = _flat_lists(grades, offsets)
+    n_relevant = _check_counts(n_relevant, offsets)
+    index, owner, position = _ranked(grades, offsets, 1)
+    first_of_owner = np.searchsorted(owner, owner, side="left")
+    r = (np.arange(len(owner)) - first_of_owner).astype(np.float64)
+
+    def above(mask):
+        running = np.cumsum(mask, dtype=np.int64)
+        return running[index] - np.where(offsets[owner] > 0, running[offsets[owner] - 1], 0)
+
+    n = above(grades == 0).astype(np.float64)
+    u = above(grades == -2).astype(np.float64)
+    j = position.astype(np.float64)
+    e = 0.00001
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r + n + u) / j) * ((r + e) / (r + n + 2 * e))
+    terms = np.where(position == 0, 1.0, later)
+    return _safe_divide(_per_list(offsets, owner, terms), n_relevant)
+
+
+def rbp_residual_batch(grades, offsets) -> np.ndarray:
+    """rbp_resid = p^n + (1 - p) x (sum over the unjudged ranks i of p^(i - 1)), p = 0.9, n the results
+    returned; 0 when none is unjudged (m_rbp_resid.c)."""
+    grades, offsets = _flat_lists(grades, offsets)
+    p = 0.9
+    index = np.flatnonzero(grades < 0)
+    owner = np.searchsorted(offsets, index, side="right") - 1
+    position = index - offsets[owner]
+    sums = _per_list(offsets, owner, p ** position.astype(np.float64))
+    tail = p ** np.diff(offsets).astype(np.float64)
+    return np.where(_per_list(offsets, owner) > 0, tail + (1 - p) * sums, 0.0)

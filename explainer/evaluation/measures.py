@@ -23,8 +23,9 @@ trec_eval's conventions, followed here (and tested against pytrec_eval):
   every judged document of the query, cut at k; not affected by ``relevance_level``).
   Every convention of the conventions figure can be chosen instead
   (``explainer.catalog.conventions``, keyed in ``NDCG_CONVENTIONS`` here).
-- ``judged@k``: the share of the top k that has a judgment (divides by k, even when fewer
-  results came back); ``hit_rate@k``: trec_eval's ``success_k``.
+- ``judged@k``: ir_measures' ``Judged@k``, the share of the top k that has a judgment (it
+  divides by the results returned when fewer than k came back); trec_eval's ``unj.k`` is the
+  unjudged share, divided by k. ``hit_rate@k``: trec_eval's ``success_k``.
 
 Which function computes a measure, for one list and for many, is its row's in
 ``explainer.catalog.measures``; the many-list kernels are ``explainer.evaluation.kernels``.
@@ -32,14 +33,14 @@ Which function computes a measure, for one list and for many, is its row's in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from explainer import metrics
 from explainer.catalog import measures as catalog
+from explainer.catalog import names
 from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
 from explainer.catalog.conventions import DEFAULT_CONVENTION
 from explainer.evaluation import kernels
@@ -47,32 +48,56 @@ from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
 from explainer.evaluation.formats.memory import small_pages as _small_pages
 from explainer.evaluation.formats.order import pair_keys as _mix
 
-KEYS = tuple(catalog.BY_KEY)
-"""The measures an evaluation can compute, the catalog's keys (``explainer.catalog.measures``)."""
+KEYS = tuple(f.key for f in catalog.FAMILIES if f.kernel is not None)
+"""The measures an evaluation can compute: the catalog's keys whose row names a kernel."""
 
-CUT_KEYS = tuple(f.key for f in catalog.FAMILIES if f.cut)
+CUT_KEYS = tuple(f.key for f in catalog.FAMILIES if f.cut and f.kernel is not None)
 """The measures that take a cutoff k; ``rr`` and ``ap`` look at the whole run, as trec_eval's do."""
 
-_WRITTEN = {name: f.key for f in catalog.FAMILIES for name in f.written_forms}
+_WRITTEN = {name: f.key for f in catalog.FAMILIES if f.kernel is not None for name in f.written_forms}
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One measure to compute: ``key`` (one of ``KEYS``), its cutoff ``k``, and for NDCG its convention."""
+    """One measure to compute: ``key`` (one of ``KEYS``), its cutoff ``k``, and for NDCG its convention.
+
+    ``level`` is the recall level or multiple of R of a family with levels; ``values`` and
+    ``pairs`` trec_eval's parameters of a family that takes them (``explainer.catalog.names``);
+    ``rel`` ir_measures' lowest relevant grade for this measure alone (None: the evaluation's
+    ``relevance_level``) and ``judged_only`` its leaving unjudged results out. ``written`` is
+    the name it was asked for by, which names it in tables where trec_eval's name cannot say
+    all that (``P(rel=2)@10``, ``utility_2,-1,0,0``).
+    """
 
     key: str
     k: int | None = None
     convention: str = DEFAULT_CONVENTION
+    level: float | None = None
+    values: tuple[float, ...] = ()
+    pairs: tuple[tuple[str, float], ...] = ()
+    rel: int | None = None
+    judged_only: bool = False
+    written: str = field(default="", compare=False)
 
     def __post_init__(self):
-        if self.key not in KEYS:
+        if self.key not in catalog.BY_KEY:
             raise ValueError(f"measure key must be one of {', '.join(KEYS)}, got {self.key!r}")
+        if self.key not in KEYS:
+            raise ValueError(f"{self.family.trec_eval or self.key} is in the catalog but not computed yet")
         if self.family.cut:
             metrics._check_k(self.k)
         elif self.k is not None:
             raise ValueError(
                 f"{self.key} looks at the whole run (as trec_eval's does) and takes no k, got k={self.k!r}"
             )
+        if (self.level is not None) != (self.family.params == "levels"):
+            raise ValueError(f"{self.key} takes a level exactly when its family has levels, got level={self.level!r}")
+        if self.pairs and self.family.params != "pairs" or self.values and self.family.params != "values":
+            raise ValueError(f"{self.key} takes no such parameters, got {self.values or self.pairs!r}")
+        if self.pairs:
+            raise ValueError(f"{self.written or self.key}: gains and persistence given as pairs are not computed yet")
+        if self.rel is not None and (not metrics._is_int(self.rel) or self.rel < 1):
+            raise ValueError(f"rel must be an integer >= 1, got {self.rel!r}")
         if self.convention not in NDCG_CONVENTIONS:
             raise ValueError(f"convention must be one of {', '.join(NDCG_CONVENTIONS)}, got {self.convention!r}")
         if self.key != "ndcg" and self.convention != DEFAULT_CONVENTION:
@@ -86,11 +111,21 @@ class Measure:
     @property
     def name(self) -> str:
         """The name in tables: trec_eval's where trec_eval computes it (``P_10``, ``map``, ``ndcg_cut_10``)."""
+        if self.rel is not None or self.judged_only:
+            return self.written or f"{self.key}{'' if self.k is None else '@' + str(self.k)}(rel={self.rel})"
         if self.convention == DEFAULT_CONVENTION:
             stem = self.family.trec_eval or self.key
         else:
             stem = f"{self.key}_{self.convention}"
-        return f"{stem}_{self.k}" if self.family.cut else stem
+        if self.family.cut:
+            return f"{stem}_{self.k}"
+        if self.level is not None:
+            return f"{stem}_{self.level:3.2f}"
+        if self.values:
+            if self.written.startswith(stem + "_"):
+                return self.written
+            return f"{stem}_{','.join(f'{v:g}' for v in self.values)}"
+        return stem
 
     @property
     def label(self) -> str:
@@ -99,22 +134,36 @@ class Measure:
         return text if self.convention == DEFAULT_CONVENTION else f"{text} ({self.convention})"
 
     @classmethod
+    def named(cls, named: names.Named) -> Measure:
+        """The measure a parsed name asks for (``explainer.catalog.names.parse``)."""
+        return cls(
+            named.key,
+            named.k,
+            named.convention,
+            level=named.level,
+            values=named.values,
+            pairs=named.pairs,
+            rel=named.rel,
+            judged_only=named.judged_only,
+            written=named.printed,
+        )
+
+    @classmethod
     def parse(cls, text: str, convention: str = DEFAULT_CONVENTION) -> Measure:
-        """A measure from its written form: ``P@10``, ``precision@10``, ``P_10``, ``ndcg@10``,
-        ``ndcg_cut_10``, ``ndcg@10:exponential-list``, ``recall@100``, ``rr`` (``recip_rank``),
-        ``ap`` (``map``), ``judged@10``, ``hit_rate@10`` (``success_10``)."""
-        match = re.fullmatch(r"\s*([A-Za-z_]+?)(?:[@_](\d+))?(?::([a-z-]+))?\s*", str(text))
-        if not match or match.group(1).lower() not in _WRITTEN:
+        """A measure from its written form, in trec_eval's spelling, ir_measures' or ours
+        (``explainer.catalog.names``): ``P@10``, ``precision@10``, ``P_10``, ``P.10``, ``ndcg@10``,
+        ``ndcg_cut_10``, ``ndcg@10:exponential-list``, ``nDCG@10``, ``recall@100``, ``rr``
+        (``recip_rank``, ``RR``), ``ap`` (``map``, ``AP``), ``AP@100``, ``RR@10``, ``judged@10``,
+        ``hit_rate@10`` (``success_10``). ``convention`` applies to an NDCG@k that names none."""
+        found = names.parse(text)
+        if len(found) != 1:
             raise ValueError(
-                f"unknown measure {text!r}: expected one of {', '.join(KEYS)}, with @k for "
-                f"{', '.join(CUT_KEYS)} (as in P@10, ndcg@10, recall@100, or trec_eval's P_10, ndcg_cut_10)"
+                f"measure {text!r} names {len(found)} measures; name one, with its cutoff (as in P@10 or P.10)"
             )
-        key = _WRITTEN[match.group(1).lower()]
-        k = int(match.group(2)) if match.group(2) else None
-        if key in CUT_KEYS and k is None:
-            raise ValueError(f"measure {text!r} needs a cutoff, as in {key}@10")
-        chosen = match.group(3) or (convention if key == "ndcg" else DEFAULT_CONVENTION)
-        return cls(key, k, chosen)
+        one = found[0]
+        if one.key == "ndcg" and one.convention == DEFAULT_CONVENTION and one.scheme != "ir_measures":
+            one = replace(one, convention=convention)
+        return cls.named(one)
 
 
 DEFAULT_MEASURES = (
@@ -128,19 +177,19 @@ DEFAULT_MEASURES = (
 
 
 def measures_for(keys: Sequence[str], ks: Sequence[int], convention: str = DEFAULT_CONVENTION) -> tuple[Measure, ...]:
-    """Measures from keys (or written forms such as ``P@5``) and cutoffs: every k for each key that takes one."""
+    """Measures from keys (or written forms such as ``P@5``, ``P.5,10``) and cutoffs: every k for
+    each key that takes one (``precision`` with ks 5 and 10 is P_5 and P_10)."""
     out: list[Measure] = []
     for text in keys:
-        if "@" in text or "_" in text.rstrip("_") and text.lower() not in _WRITTEN:
-            found = [Measure.parse(text, convention)]
+        key = _WRITTEN.get(text.lower())
+        if key in CUT_KEYS:
+            found = [Measure(key, k, convention if key == "ndcg" else DEFAULT_CONVENTION) for k in ks]
         else:
-            key = _WRITTEN.get(text.lower())
-            if key is None:
-                found = [Measure.parse(text, convention)]  # raises with the list of measures
-            elif key in CUT_KEYS:
-                found = [Measure(key, k, convention if key == "ndcg" else DEFAULT_CONVENTION) for k in ks]
-            else:
-                found = [Measure(key)]
+            found = []
+            for one in names.parse(text):
+                if one.key == "ndcg" and one.convention == DEFAULT_CONVENTION and one.scheme != "ir_measures":
+                    one = replace(one, convention=convention)
+                found.append(Measure.named(one))
         out.extend(m for m in found if m not in out)
     return tuple(out)
 
@@ -197,10 +246,24 @@ def query_values(
     out = {}
     for m in measures:
         call = m.family.per_list
+        if call is None or m.rel is not None or m.judged_only:
+            continue  # no readable function for it yet: the kernels' value stands alone
         function = getattr(metrics, call.function, None) or globals()[call.function]
         given = {**inputs, "k": m.k, "convention": m.convention}
         out[m.name] = float(function(*(given[name] for name in call.inputs)))
     return out
+
+
+def judged_at_k(judged: Sequence[int], k: int) -> float:
+    """Judged@k = (judged results in the top k) / min(k, results returned); 0 for an empty list.
+
+    ir_measures' ``Judged@k``, from ``judged``, 1 for each judged result in rank order, 0 for the
+    others. trec_eval's ``unj.k`` is (unjudged in the top k) / k: the two differ only for a list
+    shorter than k (8 results, all judged: Judged@10 = 1, unj_10 = 0, not 1 - 1).
+    """
+    k = metrics._check_k(k)
+    shown = min(k, len(judged))
+    return sum(judged[:k]) / shown if shown else 0.0
 
 
 def ndcg_by_convention(grades: list, k: int, judged_grades: list[int], convention: str) -> float:
@@ -226,9 +289,15 @@ class Summary:
     """What was evaluated and what was left out, counted.
 
     ``n_evaluated`` queries have values (those in both files, plus, with ``complete``,
-    the qrels-only ones at 0); ``run_only`` are in the run but have no judgments
-    (skipped, as trec_eval skips them); ``qrels_only`` have judgments but no result in
-    the run (skipped by default, counted as 0 with ``complete``).
+    the qrels-only ones); ``run_only`` are in the run but have no judgments (skipped, as
+    trec_eval skips them); ``qrels_only`` have judgments but no result in the run.
+
+    The rule for a judged query with no result, decided here once: without ``complete`` it is
+    left out of every value and mean and counted in ``qrels_only`` (as trec_eval 9 does;
+    trec_eval 10 stops with exit code 4 and "result qid ... not found in qrels"); with
+    ``complete`` (trec_eval ``-c``) it is evaluated as an empty list, as both versions do, so
+    each measure takes its value for no results (0 for most; num_rel its R; utility its third
+    weight times R) and the means divide by every judged query.
     """
 
     n_evaluated: int
@@ -255,12 +324,12 @@ class Summary:
             if self.complete:
                 parts.append(
                     f"{len(self.qrels_only)} judged {_have(len(self.qrels_only), 'has', 'have')} no results in the run "
-                    "(counted as 0, as trec_eval -c does)"
+                    "(evaluated as empty lists, as trec_eval -c does)"
                 )
             else:
                 parts.append(
                     f"{len(self.qrels_only)} judged {_have(len(self.qrels_only), 'has', 'have')} no results in the run "
-                    "(skipped, as trec_eval does without -c)"
+                    "(skipped, as trec_eval 9 does without -c; trec_eval 10 stops with exit code 4)"
                 )
         out = ["; ".join(parts)]
         for what, n, lines in (
@@ -396,12 +465,12 @@ def _bytes_equal(blob_a, start_a, len_a, blob_b, start_b, len_b) -> np.ndarray:
 
 def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.ndarray | None) -> np.ndarray:
     """The qrels grade of each run line in ``lines`` (None: every line), ``qrels_index`` its query
-    in the qrels; -1 when unjudged."""
+    in the qrels; -1 when not in the qrels, -2 when there with a negative grade (in the pool, unjudged)."""
     qrels_owner = np.repeat(np.arange(qrels.n_queries, dtype=np.int32), np.diff(qrels.offsets))
     table = _KeyTable(_mix(qrels_owner, qrels.doc_hash))
     n = len(run) if lines is None else len(lines)
     if table.unique:
-        hits, rows = [], []
+        hits, rows = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]  # an empty run has no slice
         for start in range(0, n, _LOOKUP_SLICE):  # a slice at a time: no temporary is as long as the run
             stop = min(start + _LOOKUP_SLICE, n)
             hashes = run.doc_hash[start:stop] if lines is None else run.doc_hash[lines[start:stop]]
@@ -418,8 +487,8 @@ def _lookup_grades(qrels: Qrels, qrels_index: np.ndarray, run: Run, lines: np.nd
     at = hit if lines is None else lines[hit]
     same = _bytes_equal(run.blob, run.doc_start[at], run.doc_len[at], qrels.blob, qrels.doc_start[j], qrels.doc_len[j])
     grade = np.full(n, -1, dtype=np.int64)
-    grade[hit[same]] = qrels.grade[j[same]]
-    grade[grade < 0] = -1  # a negative grade: in the pool but not judged, as trec_eval reads it
+    found = qrels.grade[j[same]]
+    grade[hit[same]] = np.where(found < 0, -2, found)  # a negative grade: in the pool, unjudged (infAP's)
     return grade
 
 
@@ -476,18 +545,30 @@ def evaluate(
     *,
     relevance_level: int = 1,
     complete: bool = False,
+    judged_only: bool = False,
+    max_results: int | None = None,
+    n_documents: int = 0,
 ) -> Evaluation:
     """Evaluate ``run`` against ``qrels`` as trec_eval does, every query at once.
 
     ``qrels`` and ``run`` are ``Qrels``/``Run`` objects, or anything ``read_qrels`` and
     ``read_run`` accept (paths, bytes, dicts, ranx objects). ``measures`` are ``Measure``
-    objects or their written forms (``"P@10"``, ``"ndcg@10"``, ``"ap"``...).
-    ``relevance_level`` is trec_eval's ``-l``; ``complete=True`` is trec_eval's ``-c``.
+    objects or their written forms (``"P@10"``, ``"ndcg@10"``, ``"ap"``, ``"P.5,10"``...).
+    ``relevance_level`` is trec_eval's ``-l``; ``complete=True`` is trec_eval's ``-c``;
+    ``judged_only`` its ``-J`` (unjudged results leave the ranking); ``max_results`` its ``-M``
+    (each query's first results, in trec_eval's order); ``n_documents`` its ``-N`` (the
+    collection's size, which only utility's fourth weight reads).
     """
     if not metrics._is_int(relevance_level) or relevance_level < 1:
         raise ValueError(f"relevance_level must be an integer >= 1, got {relevance_level!r}")
+    if max_results is not None and (not metrics._is_int(max_results) or max_results < 1):
+        raise ValueError(f"max_results must be an integer >= 1, got {max_results!r}")
+    if not metrics._is_int(n_documents) or n_documents < 0:
+        raise ValueError(f"n_documents must be an integer >= 0, got {n_documents!r}")
     qrels, run = _as_qrels(qrels), _as_run(run)
-    chosen = tuple(m if isinstance(m, Measure) else Measure.parse(m) for m in measures)
+    chosen: list[Measure] = []
+    for m in measures:
+        chosen.extend([m] if isinstance(m, Measure) else measures_for([m], ()))
     if not chosen:
         raise ValueError("measures must name at least one measure")
     chosen = tuple(dict.fromkeys(chosen))
@@ -499,41 +580,38 @@ def evaluate(
     retrieved = set(run.qids)
     qrels_only = tuple(q for q in qrels.qids if q not in retrieved)
 
-    # The run's lines of the evaluated queries, their grades, and each query's qrels.
+    # The evaluated queries: those in both files, and with complete (trec_eval -c) every judged
+    # query, one the run missed as an empty list (trec_eval's "bogus ranking"), in trec_eval's order.
+    qids = tuple(run.qids[i] for i in run_queries.tolist())
+    qq = in_qrels[run_queries]
     lengths = np.diff(run.offsets)[run_queries]
-    offsets = np.zeros(len(run_queries) + 1, dtype=np.int64)
+    starts = run.offsets[run_queries]
+    if complete and qrels_only:
+        qids = tuple(sorted(qids + qrels_only, key=lambda q: q.encode("utf-8", "surrogateescape")))
+        at_run = {q: i for i, q in enumerate(run.qids)}
+        rq = np.array([at_run.get(q, -1) for q in qids], dtype=np.int64)
+        qq = np.array([judged_q[q] for q in qids], dtype=np.int64)
+        lengths = np.where(rq >= 0, np.diff(run.offsets)[np.maximum(rq, 0)], 0)
+        starts = np.where(rq >= 0, run.offsets[np.maximum(rq, 0)], 0)
+
+    # Each evaluated query's lines of the run (its first max_results), their grades, and its qrels.
+    if max_results is not None:
+        lengths = np.minimum(lengths, max_results)
+    offsets = np.zeros(len(qids) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    if len(run_queries) == run.n_queries:
+    if len(qids) == run.n_queries and offsets[-1] == len(run):
         lines = None
     else:
-        starts = run.offsets[run_queries]
         lines = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
-    qq = in_qrels[run_queries]
     with _small_pages():
         grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
-
-    qrels_grade = qrels.grade
-    qrels_owner = np.repeat(np.arange(qrels.n_queries), np.diff(qrels.offsets))
-    n_relevant_all = np.bincount(qrels_owner[qrels_grade >= relevance_level], minlength=qrels.n_queries)
-    n_relevant = n_relevant_all[qq]
-    level = relevance_level
-    binary = grades if level == 1 else np.where(grades >= level, 1, np.where(grades >= 0, 0, -1))
+    lists = _Lists(grades, offsets, qrels, qq, relevance_level, judged_only, n_documents)
 
     values = {}
     for m in chosen:
-        values[m.name] = _batch(m, grades, binary, offsets, n_relevant, qrels, qq)
+        values[m.name] = _batch(m, lists)
 
-    qids = tuple(run.qids[i] for i in run_queries.tolist())
-    if complete and qrels_only:
-        qids_all = tuple(sorted(qids + qrels_only, key=lambda q: q.encode("utf-8", "surrogateescape")))
-        where = {q: i for i, q in enumerate(qids_all)}
-        at = np.array([where[q] for q in qids], dtype=np.int64)
-        for name, v in values.items():
-            full = np.zeros(len(qids_all))
-            full[at] = v
-            values[name] = full
-        qids = qids_all
-    means = {name: float(np.mean(v)) if len(v) else 0.0 for name, v in values.items()}
+    means = {m.name: _average(m, values[m.name], qrels, complete) for m in chosen}
     summary = Summary(
         n_evaluated=len(qids),
         run_only=run_only,
@@ -560,11 +638,72 @@ def evaluate(
     )
 
 
-def _batch(m: Measure, grades, binary, offsets, n_relevant, qrels: Qrels, qq) -> np.ndarray:
+def _average(m: Measure, v: np.ndarray, qrels: Qrels, complete: bool) -> float:
+    """trec_eval's ``all`` line for one measure, as its family says (``catalog.AVERAGES``)."""
+    how = m.family.average
+    if how == "count":
+        return float(len(v))
+    if how == "sum":
+        if m.key == "num_rel" and complete:
+            # m_num_rel.c: with -c, the sum counts every judgment above grade 0 of every judged
+            # query, whatever the relevance level.
+            return float(np.count_nonzero(qrels.grade > 0))
+        return float(np.sum(v))
+    if not len(v):
+        return 0.0
+    if how == "geometric":
+        return float(np.exp(np.mean(np.log(np.maximum(v, catalog.GEOMETRIC_FLOOR)))))
+    return float(np.mean(v))
+
+
+class _Lists:
+    """The evaluated queries' ranked lists, flat, and what the kernels read of their qrels, made
+    once per relevance level and -J choice that a measure asks for."""
+
+    def __init__(self, grades, offsets, qrels: Qrels, qq, relevance_level: int, judged_only: bool, n_documents: int):
+        self.grades, self.offsets, self.qrels, self.qq = grades, offsets, qrels, qq
+        self.relevance_level, self.judged_only, self.n_documents = relevance_level, judged_only, n_documents
+        self._made: dict = {}
+
+    def inputs(self, m: Measure) -> dict:
+        level = self.relevance_level if m.rel is None else m.rel
+        judged_only = self.judged_only or m.judged_only
+        made = self._made.get((level, judged_only))
+        if made is None:
+            made = self._made[(level, judged_only)] = self._make(level, judged_only)
+        return made
+
+    def _make(self, level: int, judged_only: bool) -> dict:
+        grades, offsets = self.grades, self.offsets
+        if judged_only:  # trec_eval -J: unjudged results leave the ranking, the rest move up
+            keep = grades >= 0
+            owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+            offsets = np.zeros(len(offsets), dtype=np.int64)
+            np.cumsum(np.bincount(owner[keep], minlength=len(offsets) - 1), out=offsets[1:])
+            grades = grades[keep]
+        binary = grades if level == 1 else np.where(grades >= level, 1, np.where(grades >= 0, 0, -1))
+        qrels_grade = self.qrels.grade
+        qrels_owner = np.repeat(np.arange(self.qrels.n_queries), np.diff(self.qrels.offsets))
+        n_relevant = np.bincount(qrels_owner[qrels_grade >= level], minlength=self.qrels.n_queries)[self.qq]
+        judged_nonrelevant = (qrels_grade >= 0) & (qrels_grade < level)
+        n_nonrelevant = np.bincount(qrels_owner[judged_nonrelevant], minlength=self.qrels.n_queries)[self.qq]
+        return {
+            "grades": grades,
+            "relevant": binary,
+            "offsets": offsets,
+            "n_relevant": n_relevant,
+            "n_nonrelevant": n_nonrelevant,
+            "n_documents": self.n_documents,
+            "pooled": (grades if level == 1 else np.where(grades == -2, -2, binary)),
+        }
+
+
+def _batch(m: Measure, lists: _Lists) -> np.ndarray:
     """One measure of every evaluated query, by the kernel its catalog row names."""
     call = m.family.kernel
-    given = {"grades": grades, "relevant": binary, "offsets": offsets, "k": m.k, "n_relevant": n_relevant}
+    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level}
     if "ideal" in call.inputs:
+        qrels, qq = lists.qrels, lists.qq
         c = NDCG_CONVENTIONS[m.convention]
         given.update(gain=c.gain, cut=c.cut)
         if c.ideal == "judged":
@@ -576,6 +715,6 @@ def _batch(m: Measure, grades, binary, offsets, n_relevant, qrels: Qrels, qq) ->
             ideal = qrels.grade[picks]
             ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
         else:
-            ideal, ideal_offsets = grades, offsets
+            ideal, ideal_offsets = given["grades"], given["offsets"]
         given.update(ideal=ideal, ideal_offsets=ideal_offsets)
     return getattr(kernels, call.function)(*(given[name] for name in call.inputs))

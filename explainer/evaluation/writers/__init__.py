@@ -13,4 +13,4 @@ FORMATS = ("trec", "json", "csv")
 def table_name(measure) -> str:
     """The name a table prints a measure under: as it was asked for (``nDCG@10``, ``P_5`` for
     ``P.5``), else trec_eval's (``Measure.name``), which also keys its values."""
-    return measure.name
+    return measure.written or measure.name

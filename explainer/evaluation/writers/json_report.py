@@ -18,8 +18,9 @@ from explainer.evaluation.writers import table_name
 SCHEMA_VERSION = 1
 
 
-def document(report, options: dict, *, queries: bool, exit_code: int, generator: str) -> dict:
-    """The report as plain data: ``report`` has ``evaluations``, their ``names`` and ``files``, and ``comparison``."""
+def document(report, options: dict, *, queries: bool, exit_code: int, generator: str, left_out=()) -> dict:
+    """The report as plain data: ``report`` has ``evaluations``, their ``names`` and ``files``, and
+    ``comparison``; ``left_out`` names the measures a nickname asked for that are not computed."""
     evaluations = report.evaluations
     first = evaluations[0]
     roles = ("baseline", "candidate") if len(evaluations) == 2 else (None,) * len(evaluations)
@@ -33,6 +34,7 @@ def document(report, options: dict, *, queries: bool, exit_code: int, generator:
             "duplicates": first.summary.qrels_duplicates,
         },
         "measures": [_measure(m) for m in first.measures],
+        "left_out": list(left_out),
         "runs": [
             _run(e, name, path, role, queries)
             for e, name, path, role in zip(evaluations, report.names, report.files, roles, strict=True)
