@@ -10,12 +10,17 @@ took seconds of every evaluation.
 """
 
 import functools
-from importlib.metadata import version
 
 from explainer import metrics as metrics  # the metrics core: numpy only, loaded at once
 
-# The version of the installed package: pyproject.toml's, the one place it is written.
-__version__ = version("relevance-explainer")
+
+@functools.cache
+def _version() -> str:
+    """The version of the installed package: pyproject.toml's, the one place it is written
+    (read on first use: importlib.metadata took a tenth of the evaluate command's start)."""
+    from importlib.metadata import version
+
+    return version("relevance-explainer")
 
 
 @functools.cache
@@ -28,6 +33,8 @@ def _public() -> dict:
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        return _version()
     if name == "__all__":
         return [*sorted(_public()), "metrics"]
     if not name.startswith("_") and name in _public():

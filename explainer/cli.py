@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import explainer
-from explainer.evaluation.cli import add_evaluate_command
+from explainer.evaluation.cli import add_evaluate_command, parse_command_line
 from explainer.serve_options import (
     access_code,
     add_serving_options,
@@ -92,12 +92,19 @@ def picture(args: argparse.Namespace) -> None:
         raise SystemExit(str(error)) from None
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, read only when asked (argparse's own action wants it at start-up)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"{parser.prog} {explainer.__version__}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="relevance-explainer",
         description="Interactive figures that explain search-relevance metrics.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {explainer.__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command")
     serve_cmd = commands.add_parser("serve", help="serve the explainer (the default command)")
     add_serving_options(serve_cmd)
@@ -152,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     if not argv or argv[0] not in (*parser.command_names, "-h", "--help", "--version"):
         argv.insert(0, "serve")
-    args = parser.parse_args(argv)
+    args = parse_command_line(parser, argv)
     if called_as_program and args.run is serve:
         _restart_on_c_malloc()
     args.run(args)

@@ -66,6 +66,10 @@ def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     assert 0 < results["runtime_gzipped_bytes"] < sizes["explainer.js"]
     assert all(isinstance(size, int) and size > 0 for size in sizes.values())
 
+    startup = results["startup"]
+    assert len(startup["seconds"]) == 2 and all(t > 0 for t in startup["seconds"])
+    assert startup["command"].startswith("relevance-explainer evaluate ")
+
     memory = results["memory"]
     for key in ("idle_mb", "per_session_mb", "after_close_mb", "second_wave_mb"):
         assert isinstance(memory[key], Number), key

@@ -45,51 +45,54 @@ def call(*argv):
 
 def test_one_run_prints_trec_evals_q_table(tmp_path):
     qrels, run, _, paths = files(tmp_path)
-    code, out, err = call(paths["qrels"], paths["base"], "-m", "P@5", "map", "ndcg_cut_10", "recip_rank")
-    assert code == 0 and err == ""
+    code, out, err = call(
+        paths["qrels"], paths["base"], "-q", "-m", "P.5", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"
+    )
+    assert code == 0
     expected = pytrec_eval.RelevanceEvaluator(qrels, {"P.5", "map", "ndcg_cut.10", "recip_rank"}).evaluate(run)
-    names = ["P_5", "map", "ndcg_cut_10", "recip_rank"]
+    # trec_eval prints its measures in its own order (measures.c's te_trec_measures), not -m's.
+    names = ["map", "recip_rank", "P_5", "ndcg_cut_10"]
     lines = [f"{n:<22}\t{q}\t{expected[q][n]:6.4f}" for q in sorted(expected) for n in names]
     lines += [f"{n:<22}\tall\t{np.mean([expected[q][n] for q in expected]):6.4f}" for n in names]
-    table = [line for line in out.splitlines() if line and not line.startswith("#")]
-    assert table == lines
+    assert out.splitlines() == lines
     n_run_only = sum(q not in qrels for q in run)
     n_qrels_only = sum(q not in run for q in qrels)
     assert n_run_only > 1 and n_qrels_only > 1
     assert (
         f"# {len(expected)} queries evaluated; {n_run_only} in the run have no judgments (skipped, as trec_eval "
-        f"does); {n_qrels_only} judged have no results in the run (skipped, as trec_eval 9 does without -c; trec_eval 10 stops with exit code 4)\n"
-    ) in out
+        f"does); {n_qrels_only} judged have no results in the run (skipped, as trec_eval 9 does without -c; "
+        "trec_eval 10 stops with exit code 4)\n"
+    ) in err
 
 
 def test_two_runs_compare_and_the_gate_sets_the_exit_code(tmp_path):
     _, _, _, paths = files(tmp_path)
-    code, out, err = call(paths["qrels"], paths["base"], paths["cand"], "--measure", "ndcg", "ap", "--k", "5", "10")
-    assert err == ""
-    assert code == 0, out
+    code, out, err = call(paths["qrels"], paths["base"], paths["cand"], "-m", "ndcg@5", "-m", "ndcg@10", "-m", "ap")
+    assert code == 0, err
     # The default gate measure, NDCG@10, and the default question, superiority by 0.
-    assert "# SHIPS on ndcg_cut_10: better by more than 0.0000 (superiority, H0: difference <= +0.0000); " in out
-    assert "# baseline: base.run (run base)" in out and "# candidate: cand.run.gz (run cand)" in out
-    assert "ndcg_cut_5" in out and "the candidate won most on" in out
-    code, out, _ = call(paths["qrels"], paths["base"], paths["cand"], "--margin", "0.9")
-    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10: better by more than 0.9000" in out
-    code, out, _ = call(paths["qrels"], paths["cand"], paths["base"], "--gate-measure", "map", "--test", "t-test")
-    assert code == 1 and "DOES NOT SHIP on map" in out and "t-test p =" in out
+    assert "# SHIPS on ndcg_cut_10: better by more than 0.0000 (superiority, H0: difference <= +0.0000); " in err
+    assert "# baseline: base.run (run base)" in err and "# candidate: cand.run.gz (run cand)" in err
+    assert "ndcg_cut_5" in out and "the candidate won most on" in err
+    code, _, err = call(paths["qrels"], paths["base"], paths["cand"], "--margin", "0.9")
+    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10: better by more than 0.9000" in err
+    code, _, err = call(paths["qrels"], paths["cand"], paths["base"], "--gate-measure", "map", "--test", "t-test")
+    assert code == 1 and "DOES NOT SHIP on map" in err and "t-test p =" in err
 
 
 def test_the_gates_questions_on_the_command_line(tmp_path):
     _, _, _, paths = files(tmp_path)
     qrels, base, cand = paths["qrels"], paths["base"], paths["cand"]
     # A gate measure need not be in -m: it is evaluated too.
-    code, out, _ = call(qrels, base, cand, "-m", "P@5", "--gate-measure", "rr", "map")
-    assert code == 0 and "SHIPS on recip_rank, map: " in out and "intersection-union test" in out
+    code, out, err = call(qrels, base, cand, "-m", "P.5", "--gate-measure", "rr", "--gate-measure", "map")
+    assert code == 0 and "SHIPS on recip_rank, map: " in err and "intersection-union test" in err
+    assert [line.split()[0] for line in out.splitlines()] == ["P_5", "P_5"]  # the table: -m's measures
     # A run against itself: not shown better, but not worse by 0.01 either.
-    code, out, _ = call(qrels, base, base, "--non-inferiority", "0.01")
-    assert code == 0 and "# SHIPS on ndcg_cut_10: not worse by 0.0100 or more (non-inferiority" in out
-    code, out, _ = call(qrels, base, base)
-    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10" in out
-    code, out, _ = call(qrels, base, cand, "--two-sided")
-    assert code == 0 and "# NO VERDICT on ndcg_cut_10: two-sided report (H0: difference = 0)" in out
+    code, _, err = call(qrels, base, base, "--non-inferiority", "0.01")
+    assert code == 0 and "# SHIPS on ndcg_cut_10: not worse by 0.0100 or more (non-inferiority" in err
+    code, _, err = call(qrels, base, base)
+    assert code == 1 and "# DOES NOT SHIP on ndcg_cut_10" in err
+    code, _, err = call(qrels, base, cand, "--two-sided")
+    assert code == 0 and "# NO VERDICT on ndcg_cut_10: two-sided report (H0: difference = 0)" in err
     code, _, err = call(qrels, base, cand, "--margin", "-0.01")
     assert code == 2 and "non-inferiority" in err
 
@@ -137,9 +140,9 @@ def test_duplicates_can_be_kept_and_are_counted(tmp_path):
     first = text.splitlines()[0]
     doubled = tmp_path / "doubled.run"
     doubled.write_text(text + first + "\n")
-    code, out, _ = call(paths["qrels"], doubled, "--duplicates", "first")
+    code, _, err = call(paths["qrels"], doubled, "--duplicates", "first")
     assert code == 0
-    assert "# 1 duplicate docid line left out of the run" in out
+    assert "# 1 duplicate docid line left out of the run" in err
 
 
 def test_the_command_wired_into_a_parser_exits_with_its_code(tmp_path):
@@ -180,7 +183,7 @@ def test_nothing_is_written_to_disk(tmp_path, monkeypatch):
 
 def test_main_runs_the_command(tmp_path, capsys):
     _, _, _, paths = files(tmp_path)
-    assert cli.main([str(paths["qrels"]), str(paths["base"]), "-m", "rr"]) == 0
+    assert cli.main([str(paths["qrels"]), str(paths["base"]), "-m", "recip_rank"]) == 0
     assert "recip_rank            \tall\t" in capsys.readouterr().out
 
 
@@ -266,7 +269,7 @@ def test_standard_input_reads_a_file_once(tmp_path, monkeypatch):
     qrels, run, _, paths = files(tmp_path)
     monkeypatch.setattr(sys, "stdin", Stdin(io.BytesIO(paths["base"].read_bytes())))
     code, out, err = call(paths["qrels"], "-", "-m", "map")
-    assert code == 0 and err == ""
+    assert code == 0
     expected = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
     assert f"map                   \tall\t{np.mean([v['map'] for v in expected.values()]):6.4f}" in out
     assert "standard input (-) can be read for one file only" in one_bad_line(*call("-", "-"))
@@ -294,13 +297,13 @@ def test_text_from_a_file_is_printed_with_its_controls_escaped(tmp_path):
     base, cand = tmp_path / "base\x1b[2J.run", tmp_path / "cand.run"
     base.write_text(f"{sneaky} Q0 d1 1 2 t\n{sneaky} Q0 d2 2 1 t\nq2 Q0 d1 1 1 tag\x1b[31m\n", encoding="utf-8")
     cand.write_text(f"{sneaky} Q0 d2 1 2 t\n{sneaky} Q0 d1 2 1 t\nq2 Q0 d1 1 1 t\n", encoding="utf-8")
-    code, out, err = call(qrels, base, cand, "-m", "P@1", "--gate-measure", "P@1")
-    assert code == 1 and "# DOES NOT SHIP on P_1" in out
+    code, out, err = call(qrels, base, cand, "-q", "-m", "P.1", "--gate-measure", "P@1")
+    assert code == 1 and "# DOES NOT SHIP on P_1" in err
     assert not any(c in out + err for c in "\x1b\u202e\u202c")
     shown = "q\\x1b[1A\\x1b[2K\\u202eSHIPS\\u202c"
     assert f"P_1                   \t{shown}\t1.0000\n" in out  # the table, trec_eval's but escaped
-    assert f"the candidate lost most on {shown} (-1.0000)" in out
-    assert "# baseline: base\\x1b[2J.run (run tag\\x1b[31m)" in out
+    assert f"the candidate lost most on {shown} (-1.0000)" in err
+    assert "# baseline: base\\x1b[2J.run (run tag\\x1b[31m)" in err
 
 
 def test_escaped_writes_controls_bidi_and_undecodable_bytes_as_escapes():
@@ -310,3 +313,104 @@ def test_escaped_writes_controls_bidi_and_undecodable_bytes_as_escapes():
     assert escaped("a\u202eb\u2066c\u200fd\u061ce\u2028") == "a\\u202eb\\u2066c\\u200fd\\u061ce\\u2028"
     assert escaped(b"d\xff".decode("utf-8", "surrogateescape")) == "d\\xff"  # a byte that was not UTF-8
     assert escaped("caf\u00e9 \u65e5\u672c \\x41") == "caf\u00e9 \u65e5\u672c \\x41"  # text and backslashes stay
+
+
+# -- trec_eval's command line (issue 29) ------------------------------------------------------------
+
+
+def test_m_takes_one_value_so_the_files_after_it_are_files(tmp_path):
+    """On main, ``-m map QRELS RUN`` read QRELS and RUN as measures."""
+    qrels, run, _, paths = files(tmp_path)
+    code, out, _ = call("-m", "map", paths["qrels"], paths["base"])
+    assert code == 0
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    assert out == f"map                   \tall\t{np.mean([v['map'] for v in expected.values()]):6.4f}\n"
+
+
+def test_trec_evals_short_options_take_their_values_attached(tmp_path):
+    qrels, run, _, paths = files(tmp_path)
+    code, out, _ = call("-q", "-mmap", "-l2", paths["qrels"], paths["base"])
+    assert code == 0
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=2).evaluate(run)
+    assert out.splitlines()[-1] == f"map                   \tall\t{np.mean([v['map'] for v in expected.values()]):6.4f}"
+    assert len(out.splitlines()) == len(expected) + 1
+
+
+def parse_and_run(capsys, *argv) -> tuple[int, str, str]:
+    """The command as a shell runs it: argparse's own errors included (they exit by SystemExit)."""
+    out, err = io.StringIO(), io.StringIO()
+    parser = argparse.ArgumentParser()
+    cli.add_evaluate_command(parser.add_subparsers(dest="command"))
+    try:
+        args = cli.parse_command_line(parser, ["evaluate", *map(str, argv)])
+        code = cli.run(args, out, err)
+    except SystemExit as stopped:
+        code = stopped.code
+    captured = capsys.readouterr()
+    return code, out.getvalue() + captured.out, err.getvalue() + captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["-R", "prefs"], "-R (trec_eval's other judgment formats"),
+        (["-T", "trec_results"], "-T (trec_eval's other results formats)"),
+        (["-Z", "zscores.txt"], "-Z (z-scores"),
+        (["-D", "3"], "-D (trec_eval's debugging output)"),
+        (["-o"], "-o (trec_eval's obsolete output format)"),
+        (["-o", "-R", "qrels"], "-R (trec_eval's other judgment formats: prefs, qrels_prefs, qrels_jg); -o"),
+    ],
+)
+def test_trec_evals_options_for_other_formats_stop_with_one_line_naming_them(tmp_path, capsys, argv, named):
+    _, _, _, paths = files(tmp_path)
+    code, out, err = parse_and_run(capsys, *argv, paths["qrels"], paths["base"])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("relevance-explainer evaluate: not supported: ")
+    assert named in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["-l", "two"], "argument -l/--level_for_rel/--relevance-level: invalid int value: 'two'"),
+        (["--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["-m"], "argument -m/--measure: expected one argument"),
+    ],
+)
+def test_a_bad_option_exits_2_with_one_line(tmp_path, capsys, argv, said):
+    _, _, _, paths = files(tmp_path)
+    code, out, err = parse_and_run(capsys, paths["qrels"], paths["base"], *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("relevance-explainer evaluate: ") and said in err, err
+
+
+def test_files_missing_exit_2_with_one_line(capsys):
+    code, out, err = parse_and_run(capsys, "-q")
+    assert code == 2 and out == ""
+    assert err == (
+        "relevance-explainer evaluate: give the QRELS file and a RUN file "
+        "(relevance-explainer evaluate -h lists the options)\n"
+    )
+
+
+def test_h_prints_the_help_and_with_m_each_measures_definition(capsys):
+    code, out, err = parse_and_run(capsys, "-h")
+    assert code == 0 and err == ""
+    assert "trec_eval's options, as trec_eval takes them" in out and "--format" in out
+    assert "Measures asked for" not in out
+    code, out, _ = parse_and_run(capsys, "-h", "-m", "map")
+    assert code == 0
+    definition = out.split("Measures asked for:\n", 1)[1]
+    assert definition.startswith(
+        "map\n    Average precision: AP = (sum of P@i over the ranks i of the relevant results) / R\n"
+    )
+    code, out, err = parse_and_run(capsys, "-h", "-m", "nonsense_measure")
+    assert code == 2 and "nonsense_measure" in err
+
+
+def test_v_prints_the_version(capsys):
+    from importlib.metadata import version
+
+    code, out, _ = parse_and_run(capsys, "-v")
+    assert code == 0 and out == f"relevance-explainer {version('relevance-explainer')}\n"

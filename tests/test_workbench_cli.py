@@ -40,7 +40,7 @@ def saved(tmp_path_factory):
     path = tmp_path_factory.mktemp("workbench") / "golden.html"
     code, out, err = run([*GOLDEN, *TEXTS, "--gate-measure", "ndcg@10", "--html", str(path)])
     assert code == 0, err  # the candidate ships on NDCG@10
-    assert "ndcg_cut_10" in out and f"Wrote {path}" in err
+    assert out.startswith("runid") and "SHIPS on ndcg_cut_10" in err and f"Wrote {path}" in err
     return path
 
 
@@ -80,7 +80,7 @@ def test_html_refuses_more_results_than_a_page_can_carry(tmp_path, monkeypatch):
     code, out, err = run([*GOLDEN, "--html", str(tmp_path / "big.html")])
     assert code == 2 and "6,000 results" in err and "at most 5,999" in err and "--serve" in err
     assert not (tmp_path / "big.html").exists()
-    assert "ndcg_cut_10" in out  # the evaluation itself is printed all the same
+    assert out.startswith("runid") and "ndcg_cut_10" in err  # the evaluation itself is printed all the same
 
 
 def test_a_malformed_topics_file_is_named_with_its_lines(tmp_path):
@@ -184,5 +184,7 @@ def test_the_page_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 
     monkeypatch.setattr(workbench_cli.os, "replace", full_disk)
     code, _, err = run([*GOLDEN, "--html", str(target)])
-    assert code == 2 and err.count("\n") == 1 and "No space left on device" in err
+    # After the summary and the verdict (standard error's # lines), one line says what failed.
+    said = [line for line in err.splitlines() if not line.startswith("# ")]
+    assert code == 2 and len(said) == 1 and "No space left on device" in said[0]
     assert target.read_text() == "the new page" and [p.name for p in tmp_path.iterdir()] == ["page.html"]

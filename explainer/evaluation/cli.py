@@ -1,22 +1,25 @@
-"""``relevance-explainer evaluate QRELS RUN [RUN2]``: trec_eval's per-query table, and two runs compared.
+"""``relevance-explainer evaluate QRELS RUN [RUN2]``: trec_eval's command line, its table, and two runs compared.
 
-The table is trec_eval's ``-q`` layout (``%-22s\\t%s\\t%6.4f``: the measure's name padded
-to 22, the qid, the value with 4 decimals; then each measure's ``all`` line), so its lines
-can be compared with trec_eval's. Then ``#`` lines summarise what was evaluated and, with
-RUN2, compare the runs (RUN is the baseline, RUN2 the candidate) and give the gate's verdict.
+trec_eval's options work as trec_eval takes them (``-q``, ``-m measure[.params]`` once per
+measure, ``-c``, ``-l N``, ``-n``, ``-J``, ``-M N``, ``-N N``, ``-h [-m M]``, ``-v``), and the
+table it prints is trec_eval's: the same lines, names and number formats, so that a script
+that reads trec_eval's output reads this one. trec_eval's options for other file formats and
+outputs (``-R``, ``-T``, ``-Z``, ``-D``, ``-o``) are refused by name. With RUN2, the runs are
+compared query by query (RUN is the baseline, RUN2 the candidate) and the gate says whether
+RUN2 ships. ``--format json|csv`` writes the same numbers for machines (``writers/``).
 
-Exit codes: 0 when the candidate ships (or with one run, or a two-sided report), 1 when it
-does not, 2 on bad input (one line on stderr with the file, the line and what was expected,
-never a traceback): a malformed or empty file, one that cannot be read, one too large for
-memory; 3 when the randomization test cannot tell at its cap of permutations. ``-`` reads a
-file from standard input. Everything printed that came from a file (qids, run tags, names)
-has its control and bidi characters escaped (``escaping.escaped``), so that a qid cannot
-rewrite the verdict on the terminal.
+Standard output carries the table (or the JSON document, or the CSV) and nothing else; the
+summary of what was evaluated, the comparison and the verdict go to standard error (and into
+the JSON). Exit codes: 0 when the candidate ships (or with one run, or a two-sided report), 1
+when it does not, 2 on bad input or a bad option (one line on stderr, never a traceback), 3
+when the randomization test cannot tell at its cap of permutations. ``-`` reads a file from
+standard input. Text from a file (qids, run tags, names) is printed with its control and bidi
+characters escaped (``escaping.escaped``), so that a qid cannot rewrite the verdict.
 
-Wiring: ``add_evaluate_command(subparsers)`` adds the command to an argparse parser and
-returns its parser, so more options (``--html FILE``, ``--serve``) can be added to it;
-their code can call ``report_from_args(args)`` for the evaluations and the comparison,
-and ``exit_code(report)`` for the verdict.
+Wiring: ``add_evaluate_command(subparsers)`` adds the command to an argparse parser and returns
+its parser, so more options (``--html FILE``, ``--serve``) can be added to it; their code calls
+``stop_early(args, out, err)`` first (help, version, refused options), then
+``report_from_args(args)``, ``write_report(report, args, out, err)`` and ``exit_code(report)``.
 """
 
 from __future__ import annotations
@@ -25,9 +28,12 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TextIO
 
+from explainer.catalog import measures as catalog
+from explainer.catalog import names
+from explainer.catalog.measures import NICKNAMES
 from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
 from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
@@ -40,95 +46,208 @@ from explainer.evaluation.measures import (
     Evaluation,
     Measure,
     evaluate,
-    measures_for,
 )
+from explainer.evaluation.run_names import distinct_names
+from explainer.evaluation.writers import FORMATS
 
-DEFAULT_KEYS = ("precision", "recall", "rr", "ap", "ndcg")
-DEFAULT_KS = (10,)
+DEFAULT_MEASURES = "official"
+"""What trec_eval computes without ``-m``, and so does this command."""
+RUNID = "runid"
+"""trec_eval's line that names the run: not a measure, but ``-m`` and the nicknames ask for it by this name."""
 EXIT_SHIPS, EXIT_DOES_NOT_SHIP, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+PROGRAM = "relevance-explainer evaluate"
+
+REFUSED = {
+    "rel_info_format": "-R (trec_eval's other judgment formats: prefs, qrels_prefs, qrels_jg)",
+    "results_format": "-T (trec_eval's other results formats)",
+    "zscore": "-Z (z-scores against a file of means)",
+    "debug_level": "-D (trec_eval's debugging output)",
+    "old_format": "-o (trec_eval's obsolete output format)",
+}
+"""trec_eval's options this command does not take, by their argparse ``dest``: what each is."""
 
 
 @dataclass(frozen=True, eq=False)
 class Report:
-    """What the command computed: one evaluation per run, and the comparison when there are two."""
+    """What the command computed: one evaluation per run, each run's name and file, and the comparison of two."""
 
     evaluations: tuple[Evaluation, ...]
     comparison: Comparison | None
+    names: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    qrels_file: str = ""
 
 
 def add_evaluate_command(subparsers) -> argparse.ArgumentParser:
     """Add ``evaluate`` to an argparse subparsers object; returns its parser (to add options to)."""
     parser = subparsers.add_parser(
         "evaluate",
-        help="evaluate runs against qrels as trec_eval does; compare two runs and gate the candidate",
+        add_help=False,  # -h is trec_eval's: the help, and with -m each measure's definition
+        help="evaluate runs against qrels as trec_eval does, with its command line; compare two runs and gate the candidate",
+        usage=f"{PROGRAM} [-q] [-m MEASURE[.PARAMS]]... [-c] [-l N] [-n] [-J] [-M N] [options] QRELS RUN [RUN2]",
         description=(
-            "Evaluate RUN (and RUN2) against QRELS as trec_eval does, printing its -q table; with RUN2, "
-            "compare the two query by query (RUN is the baseline, RUN2 the candidate) and say whether RUN2 "
-            "ships. Exit code 0: ships (or one run, or --two-sided); 1: does not ship; 2: bad input; "
-            "3: undecided (the randomization test could not tell at --max-permutations)."
+            "Evaluate RUN (and RUN2) against QRELS as trec_eval does: its options, its measures and "
+            "its table on standard output (without -m, trec_eval's 'official' measures). With RUN2, "
+            "compare the two query by query (RUN is the baseline, RUN2 the candidate) and say whether "
+            "RUN2 ships; the summary, the comparison and the verdict go to standard error, and into "
+            "--format json. Exit code 0: ships (or one run, or --two-sided); 1: does not ship; "
+            "2: bad input or option; 3: undecided (the randomization test could not tell at --max-permutations)."
         ),
     )
+    # One line for a bad option, as for a bad file, where argparse prints its usage first.
+    parser.error = lambda message: _option_error(message)
     add_evaluate_arguments(parser)
-    parser.set_defaults(run=_run_and_exit)
+    parser.set_defaults(run=_run_and_exit, evaluate_parser=parser)
     return parser
+
+
+def parse_command_line(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, but an argument the evaluate command does not know is one line
+    of its own, as its other errors are (the top-level parser would print its usage first)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        if getattr(args, "evaluate_parser", None) is not None:
+            _option_error(f"unrecognized arguments: {' '.join(unknown)}")
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def _option_error(message: str):
+    sys.stderr.write(f"{PROGRAM}: {escaped(message)} ({PROGRAM} -h lists the options)\n")
+    raise SystemExit(EXIT_BAD_INPUT)
 
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """The evaluate command's arguments, on any parser."""
+    # Optional here, so that -h and -v need no files; report_from_args says when they are missing.
     parser.add_argument(
-        "qrels", metavar="QRELS", help="judgments: qid iter docid grade (plain or gzipped; - for standard input)"
+        "qrels",
+        metavar="QRELS",
+        nargs="?",
+        help="judgments: qid iter docid grade (plain or gzipped; - for standard input)",
     )
     parser.add_argument(
-        "run_file", metavar="RUN", help="a run: qid Q0 docid rank score tag (plain or gzipped; - for standard input)"
+        "run_file",
+        metavar="RUN",
+        nargs="?",
+        help="a run: qid Q0 docid rank score tag (plain or gzipped; - for standard input)",
     )
     parser.add_argument("run2_file", metavar="RUN2", nargs="?", help="a second run, the candidate, to compare")
-    parser.add_argument(
-        "--measure",
+    trec = parser.add_argument_group("trec_eval's options, as trec_eval takes them")
+    trec.add_argument("-h", "--help", action="store_true", help="print this help; with -m, each measure's definition")
+    trec.add_argument("-v", "--version", action="store_true", help="print the version and exit")
+    trec.add_argument(
+        "-q",
+        "--query_eval_wanted",
+        dest="query_eval",
+        action="store_true",
+        help="print every query's values before the summary's 'all' lines",
+    )
+    trec.add_argument(
         "-m",
-        nargs="+",
-        action="extend",
-        metavar="M",
+        "--measure",
+        action="append",
+        metavar="MEASURE[.PARAMS]",
         help=(
-            f"measures: {', '.join(KEYS)}, each at every --k where it takes one, or with its own cutoff "
-            "(P@5, ndcg@10, recall@100; trec_eval's names P_5, ndcg_cut_10, map, recip_rank work too); "
-            f"default: {' '.join(DEFAULT_KEYS)}"
+            "a measure to compute, once per -m, repeatable: trec_eval's name with its parameters after a dot "
+            "(P.5,10, ndcg_cut.10, map, recip_rank), ir_measures' name (nDCG@10, P@10, AP, RR@10), or a "
+            "nickname (official, all_trec, set); default: official"
         ),
     )
-    parser.add_argument(
+    trec.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        "--complete",
+        dest="complete",
+        action="store_true",
+        help="judged queries with no result in a run count 0, and means divide by every judged query",
+    )
+    trec.add_argument(
+        "-l",
+        "--level_for_rel",
+        "--relevance-level",
+        dest="relevance_level",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the lowest grade that counts as relevant (default: %(default)s)",
+    )
+    trec.add_argument(
+        "-n", "--nosummary", dest="summary", action="store_false", help="leave out the summary's 'all' lines"
+    )
+    trec.add_argument(
+        "-J",
+        "--Judged_docs_only",
+        dest="judged_only",
+        action="store_true",
+        help="drop every unjudged document from the runs before computing (trec_eval warns: rarely what you want)",
+    )
+    trec.add_argument(
+        "-M",
+        "--Max_retrieved_per_topic",
+        dest="max_results",
+        type=int,
+        metavar="N",
+        help="use only each query's top N results",
+    )
+    trec.add_argument(
+        "-N",
+        "--Number_docs_in_coll",
+        dest="n_documents",
+        type=int,
+        metavar="N",
+        help="the number of documents in the collection (trec_eval's utility measure reads it)",
+    )
+    for flags, dest, takes_value in (
+        (("-R", "--Rel_info_format"), "rel_info_format", True),
+        (("-T", "--Results_format"), "results_format", True),
+        (("-Z", "--Zscore"), "zscore", True),
+        (("-D", "--Debug_level"), "debug_level", True),
+        (("-o", "--Output_old_results_format"), "old_format", False),
+    ):
+        if takes_value:
+            trec.add_argument(*flags, dest=dest, metavar="X", help=argparse.SUPPRESS)
+        else:
+            trec.add_argument(*flags, dest=dest, action="store_true", help=argparse.SUPPRESS)
+    ours = parser.add_argument_group("this command's own options")
+    ours.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="trec",
+        help="standard output: trec_eval's lines (default), one JSON document, or CSV rows run,qid,measure,value",
+    )
+    ours.add_argument(
         "--k",
         "-k",
         nargs="+",
         type=int,
         action="extend",
         metavar="K",
-        help=f"cutoffs for {', '.join(CUT_KEYS)} (default: {' '.join(map(str, DEFAULT_KS))})",
+        help=f"cutoffs for a measure -m names without any ({', '.join(CUT_KEYS)}), in place of trec_eval's",
     )
-    parser.add_argument(
+    ours.add_argument(
         "--ndcg-convention",
         choices=tuple(NDCG_CONVENTIONS),
         default=DEFAULT_CONVENTION,
         help="NDCG's gain and ideal (default: %(default)s, trec_eval's ndcg_cut)",
     )
-    parser.add_argument(
-        "--relevance-level",
-        "-l",
-        type=int,
-        default=1,
-        metavar="N",
-        help="the lowest grade that counts as relevant, trec_eval's -l (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--complete",
-        "-c",
-        action="store_true",
-        help="judged queries with no result in a run count 0, and means divide by every judged query (trec_eval -c)",
-    )
-    parser.add_argument(
+    ours.add_argument(
         "--duplicates",
         choices=DUPLICATES,
         default="error",
         help="a docid listed twice for one query: refuse it as trec_eval does (default), or keep the first or last line",
     )
+    ours.add_argument(
+        "--worst",
+        type=int,
+        default=5,
+        metavar="N",
+        help="list the N queries the candidate lost most on, and won most on (default: %(default)s)",
+    )
+    _add_gate_arguments(parser)
+
+
+def _add_gate_arguments(parser: argparse.ArgumentParser) -> None:
     gate = parser.add_argument_group(
         "comparing two runs",
         "The gate asks one question of each gate measure's mean difference (candidate - baseline): "
@@ -139,10 +258,10 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     gate.add_argument(
         "--gate-measure",
-        nargs="+",
-        action="extend",
+        action="append",
         metavar="M",
-        help=f"the measures the gate decides on, evaluated too when not in -m (default: {DEFAULT_GATE_MEASURE})",
+        help=f"a measure the gate decides on, once per flag, repeatable; evaluated too when not in -m "
+        f"(default: {DEFAULT_GATE_MEASURE})",
     )
     question = gate.add_mutually_exclusive_group()
     question.add_argument(
@@ -199,25 +318,115 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     gate.add_argument(
         "--seed", type=int, default=0, help="seed of the randomization test and the bootstrap (default: %(default)s)"
     )
-    parser.add_argument(
-        "--worst",
-        type=int,
-        default=5,
-        metavar="N",
-        help="list the N queries the candidate lost most on, and won most on (default: %(default)s)",
-    )
+
+
+# -- before any file is read: help, version, refused options --------------------------------------
+
+
+def stop_early(args: argparse.Namespace, out: TextIO, err: TextIO) -> int | None:
+    """The exit code when the command ends before reading a file (``-h``, ``-v``, a refused option,
+    files missing), having printed what it ends with; None when it goes on."""
+    if args.help:
+        out.write(args.evaluate_parser.format_help())
+        if args.measure:
+            try:
+                out.write(measures_help(_asked_measures(args)))
+            except ValueError as error:
+                return bad_input(error, err)
+        return EXIT_SHIPS
+    if args.version:
+        from importlib.metadata import version
+
+        out.write(f"relevance-explainer {version('relevance-explainer')}\n")
+        return EXIT_SHIPS
+    refused = [what for dest, what in REFUSED.items() if getattr(args, dest)]
+    if refused:
+        err.write(f"{PROGRAM}: not supported: {'; '.join(refused)}. This command reads qrels and TREC runs only.\n")
+        return EXIT_BAD_INPUT
+    if args.qrels is None or args.run_file is None:
+        err.write(f"{PROGRAM}: give the QRELS file and a RUN file ({PROGRAM} -h lists the options)\n")
+        return EXIT_BAD_INPUT
+    return None
+
+
+def measures_help(measures) -> str:
+    """Each measure's definition, as ``-h -m M`` prints it after the help: its name, formula and names in other tools."""
+    lines = ["", "Measures asked for:"]
+    for m in measures:
+        f = m.family
+        lines.append(f"{m.name}")
+        lines.append(f"    {f.name}: {f.formula}")
+        names = [
+            f"trec_eval: {f.trec_eval}" if f.trec_eval else "trec_eval: none",
+            f"ir_measures: {f.ir_measures or 'none'}",
+        ]
+        lines.append(f"    {'; '.join(names)}")
+    return "\n".join(lines) + "\n"
+
+
+# -- the evaluation -----------------------------------------------------------------------------
+
+
+def _asked_measures(args: argparse.Namespace) -> tuple[Measure, ...]:
+    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order.
+
+    A nickname's member that the evaluation does not compute yet is left out (``_not_computed``
+    says which); a measure asked for by its own name that it does not compute is refused."""
+    found: list[Measure] = []
+    for text in args.measure or [DEFAULT_MEASURES]:
+        if text == RUNID:
+            continue
+        for named in _with_cutoffs(names.parse(text), text, args.k):
+            if text in NICKNAMES and named.key not in KEYS:
+                continue
+            if named.key == "ndcg" and named.scheme != "ir_measures" and named.convention == DEFAULT_CONVENTION:
+                named = replace(named, convention=args.ndcg_convention)  # ours and trec_eval's NDCG@k
+            measure = Measure.named(named)
+            if measure not in found:
+                found.append(measure)
+    return tuple(sorted(found, key=_trec_eval_order))
+
+
+def _not_computed(args: argparse.Namespace) -> list[str]:
+    """The families of the nicknames asked for (``official``, ``all_trec``) that are not computed yet."""
+    left = {n.family.trec_eval for t in args.measure or [DEFAULT_MEASURES] if t in NICKNAMES
+            for n in names.parse(t) if n.key not in KEYS}  # fmt: skip
+    return sorted(left, key=lambda name: _ORDER[catalog.BY_TREC_EVAL[name].key])
+
+
+def _with_cutoffs(parsed: tuple, text: str, ks: list[int] | None) -> tuple:
+    """``--k``'s cutoffs in place of the defaults, for a family named bare (``-m P --k 5 10`` is ``P.5,10``)."""
+    one_family = len({n.key for n in parsed}) == 1 and all(n.family.cut for n in parsed)
+    if not ks or not one_family or any(c in text for c in ".@(:"):
+        return parsed
+    if parsed[0].scheme == "trec_eval":
+        return names.parse(f"{text}.{','.join(map(str, ks))}")
+    return tuple(n for k in ks for n in names.parse(f"{text}@{k}"))
+
+
+def _asks_for_runid(args: argparse.Namespace) -> bool:
+    """Whether the table has trec_eval's ``runid`` line: ``-m runid``, or a nickname that holds it."""
+    return any(t == RUNID or RUNID in NICKNAMES.get(t, ()) for t in (args.measure or [DEFAULT_MEASURES]))
+
+
+_ORDER = {f.key: i for i, f in enumerate(catalog.FAMILIES)}
+
+
+def _trec_eval_order(m: Measure):
+    """trec_eval prints its measures in its own order, not -m's: the catalog's, then each family's parameters."""
+    return (_ORDER[m.key], m.k or 0, m.level or 0.0)
 
 
 def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = None) -> Report:
     """Read the files, evaluate, compare. Raises ``InputError`` or ``ValueError`` on bad input."""
-    keys = args.measure or list(DEFAULT_KEYS)
-    ks = args.k or list(DEFAULT_KS)
-    measures = measures_for(keys, ks, args.ndcg_convention)
+    asked = _asked_measures(args)
     stream = sys.stderr if progress_stream is None else progress_stream
-    if [args.qrels, args.run_file, args.run2_file].count(STDIN) > 1:
+    paths = [p for p in (args.run_file, args.run2_file) if p]
+    if [args.qrels, *paths].count(STDIN) > 1:
         raise ValueError("standard input (-) can be read for one file only")
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
-    runs = [_load(read_run, path, args.duplicates, stream) for path in (args.run_file, args.run2_file) if path]
+    runs = [_load(read_run, path, args.duplicates, stream) for path in paths]
+    measures = asked
     gate_measures = ()
     if len(runs) == 2:
         gate_measures = tuple(
@@ -225,8 +434,19 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         )
         measures = (*measures, *(m for m in gate_measures if m not in measures))
     evaluations = tuple(
-        evaluate(qrels, run, measures, relevance_level=args.relevance_level, complete=args.complete) for run in runs
+        evaluate(
+            qrels,
+            run,
+            measures,
+            relevance_level=args.relevance_level,
+            complete=args.complete,
+            judged_only=args.judged_only,
+            max_results=args.max_results,
+            n_documents=args.n_documents or 0,
+        )
+        for run in runs
     )
+    names = distinct_names([e.name for e in evaluations], paths)
     comparison = None
     if len(evaluations) == 2:
         comparison = compare(
@@ -242,7 +462,8 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
             confidence=args.confidence,
             seed=args.seed,
         )
-    return Report(evaluations, comparison)
+        comparison = replace(comparison, baseline_name=names[0], candidate_name=names[1])
+    return Report(evaluations, comparison, names, tuple(paths), args.qrels)
 
 
 def _question(args: argparse.Namespace) -> dict:
@@ -259,65 +480,130 @@ def exit_code(report: Report) -> int:
     return {"does not ship": EXIT_DOES_NOT_SHIP, "undecided": EXIT_UNDECIDED}.get(outcome, EXIT_SHIPS)
 
 
-def write_report(report: Report, out: TextIO, worst: int = 5) -> None:
-    """Print each evaluation's trec_eval -q table and summary, then the comparison."""
+# -- what is printed ----------------------------------------------------------------------------
+
+
+def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    """The table (or JSON, or CSV) on ``out``; the summary, the comparison and the verdict on ``err``."""
+    printed = [_printed(e, set(_asked_measures(args))) for e in report.evaluations]
+    runid = _asks_for_runid(args)
+    if args.format == "json":
+        from explainer.evaluation.writers import json_report
+
+        doc = json_report.document(
+            replace(report, evaluations=tuple(printed)),
+            options_of(args),
+            left_out=_not_computed(args),
+            queries=args.query_eval,
+            exit_code=exit_code(report),
+            generator=_generator(),
+        )
+        json_report.write(doc, out)
+    elif args.format == "csv":
+        from explainer.evaluation.writers import csv_table
+
+        csv_table.write_header(out)
+        for evaluation, name in zip(printed, report.names, strict=True):
+            csv_table.write_rows(evaluation, name, out, queries=args.query_eval, summary=args.summary, runid=runid)
+    else:
+        from explainer.evaluation.writers import trec_lines
+
+        for evaluation in printed:
+            trec_lines.write_lines(evaluation, out, queries=args.query_eval, summary=args.summary, runid=runid)
+    write_notes(report, err, args.worst, left_out=_not_computed(args))
+
+
+def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str] = ()) -> None:
+    """The ``#`` lines for people: what a nickname asked for that is not computed (``left_out``),
+    each run's summary, then the comparison and the verdict."""
+    if left_out:
+        err.write(f"# not computed yet, so left out of the nicknames asked for: {', '.join(left_out)}\n")
+    two = len(report.evaluations) > 1
     for i, evaluation in enumerate(report.evaluations):
-        if len(report.evaluations) > 1:
+        if two:
             role = "baseline" if i == 0 else "candidate"
-            out.write(f"# {role}: {escaped(evaluation.run.source)} (run {escaped(evaluation.name)})\n")
-        write_table(evaluation, out)
+            name = report.names[i] if report.names else evaluation.name
+            err.write(f"# {role}: {escaped(evaluation.run.source)} (run {escaped(name)})\n")
         for line in evaluation.summary.lines():
-            out.write(f"# {escaped(line)}\n")
-        out.write("\n")
-    if report.comparison is not None:
-        c = report.comparison
-        for line in c.lines():  # they name the runs, and some queries
-            out.write(f"# {escaped(line)}\n")
-        gate = c.measures[c.gate.measure]
-        if worst > 0:
-            ordered = gate.sorted_deltas()
-            losses = [(q, d) for q, d in ordered if d < 0][:worst]
-            wins = [(q, d) for q, d in reversed(ordered) if d > 0][:worst]
-            for title, rows in (("lost most", losses), ("won most", wins)):
-                if rows:
-                    listed = ", ".join(f"{escaped(q)} ({d:+.4f})" for q, d in rows)
-                    out.write(f"# {gate.measure}: the candidate {title} on {listed}\n")
+            err.write(f"# {escaped(line)}\n")
+    if report.comparison is None:
+        return
+    c = report.comparison
+    for line in c.lines():  # they name the runs, and some queries
+        err.write(f"# {escaped(line)}\n")
+    gate = c.measures[c.gate.measure]
+    if worst > 0:
+        ordered = gate.sorted_deltas()
+        losses = [(q, d) for q, d in ordered if d < 0][:worst]
+        wins = [(q, d) for q, d in reversed(ordered) if d > 0][:worst]
+        for title, rows in (("lost most", losses), ("won most", wins)):
+            if rows:
+                listed = ", ".join(f"{escaped(q)} ({d:+.4f})" for q, d in rows)
+                err.write(f"# {gate.measure}: the candidate {title} on {listed}\n")
 
 
-def write_table(evaluation: Evaluation, out: TextIO) -> None:
-    """trec_eval's -q table: every query's value of every measure, then the ``all`` lines.
+def _printed(evaluation: Evaluation, asked: set[Measure]) -> Evaluation:
+    """The evaluation as its table prints it: the measures asked for (a gate measure alone is not)."""
+    measures = tuple(m for m in evaluation.measures if m in asked)
+    return replace(evaluation, measures=measures)
 
-    A qid with a control or bidi character is printed escaped (trec_eval prints it as it is).
-    """
-    names = [m.name for m in evaluation.measures]
-    columns = [evaluation.values[name].tolist() for name in names]
-    lines = []
-    for i, qid in enumerate(map(escaped, evaluation.qids)):
-        for name, column in zip(names, columns, strict=True):
-            lines.append(f"{name:<22}\t{qid}\t{column[i]:6.4f}\n")
-    for name in names:
-        lines.append(f"{name:<22}\tall\t{evaluation.means[name]:6.4f}\n")
-    out.writelines(lines)
+
+def options_of(args: argparse.Namespace) -> dict:
+    """The options that shaped the numbers, for the JSON: trec_eval's, this command's, the gate's."""
+    return {
+        "measures": list(args.measure or []),
+        "query_eval": args.query_eval,
+        "summary": args.summary,
+        "complete": args.complete,
+        "relevance_level": args.relevance_level,
+        "judged_only": args.judged_only,
+        "max_results": args.max_results,
+        "n_documents": args.n_documents,
+        "k": list(args.k or []),
+        "ndcg_convention": args.ndcg_convention,
+        "duplicates": args.duplicates,
+        "gate": {
+            "measures": list(args.gate_measure or [DEFAULT_GATE_MEASURE]),
+            "question": _question(args)["question"],
+            "margin": _question(args).get("margin", 0.0),
+            "alpha": args.alpha,
+            "test": args.test,
+            "permutations": args.permutations,
+            "max_permutations": args.max_permutations,
+            "bootstrap": args.bootstrap,
+            "confidence": args.confidence,
+            "seed": args.seed,
+        },
+    }
+
+
+def _generator() -> str:
+    from importlib.metadata import version
+
+    return f"relevance-explainer {version('relevance-explainer')}"
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run the command; returns its exit code (0 ships or one run, 1 does not ship, 2 bad input, 3 undecided)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    early = stop_early(args, out, err)
+    if early is not None:
+        return early
     try:
         report = report_from_args(args, err)
     except (InputError, ValueError) as error:
         return bad_input(error, err)
     except MemoryError:
         return bad_input(ValueError("the evaluation does not fit in this computer's memory"), err)
-    write_report(report, out, args.worst)
+    write_report(report, args, out, err)
     return exit_code(report)
 
 
 def bad_input(error: Exception, err: TextIO) -> int:
     """Say what was wrong in one line on ``err`` (escaped: it may quote a file's name); returns exit code 2."""
     text = "; ".join(str(error).split("\n"))  # a file's every bad line, on one line
-    err.write(f"relevance-explainer evaluate: {escaped(text)}\n")
+    err.write(f"{PROGRAM}: {escaped(text)}\n")
     return EXIT_BAD_INPUT
 
 
@@ -382,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="relevance-explainer")
     commands = parser.add_subparsers(dest="command", required=True)
     add_evaluate_command(commands)
-    args = parser.parse_args(["evaluate", *(sys.argv[1:] if argv is None else argv)])
+    args = parse_command_line(parser, ["evaluate", *(sys.argv[1:] if argv is None else argv)])
     return run(args)
 
 

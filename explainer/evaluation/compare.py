@@ -232,6 +232,18 @@ class Comparison:
     only_baseline: tuple[str, ...]
     only_candidate: tuple[str, ...]
 
+    def to_dict(self) -> dict:
+        """The comparison as plain data, the ``comparison`` of ``evaluate --format json`` (``plain``)."""
+        from explainer.evaluation.plain import comparison_dict
+
+        return comparison_dict(self)
+
+    def to_frame(self):
+        """A pandas DataFrame of the comparison's table: a row per measure (index ``measure``)."""
+        from explainer.evaluation.plain import comparison_frame
+
+        return comparison_frame(self)
+
     def lines(self) -> list[str]:
         """A plain-text report: one line per measure, then the gate (no document ids)."""
         out = [f"Comparison: {self.candidate_name} (candidate) against {self.baseline_name} (baseline)"]

@@ -388,6 +388,18 @@ class Evaluation:
             object.__setattr__(self, "_lookup", lookup)
         return lookup[qid]
 
+    def to_dict(self) -> dict[str, dict]:
+        """``{qid: {measure name: value}}``, pytrec_eval's shape (``explainer.evaluation.plain``)."""
+        from explainer.evaluation.plain import evaluation_dict
+
+        return evaluation_dict(self)
+
+    def to_frame(self):
+        """A pandas DataFrame: a row per query (index ``qid``), a column per measure."""
+        from explainer.evaluation.plain import evaluation_frame
+
+        return evaluation_frame(self)
+
     def query(self, qid: str) -> QueryDetail:
         """One evaluated query in full, each measure recomputed by ``explainer.metrics``."""
         self._position(qid)  # KeyError for a query that was not evaluated

@@ -52,6 +52,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    early = evaluation_cli.stop_early(args, out, err)
+    if early is not None:
+        return early
     try:
         if args.html is not None and args.html.is_dir():
             raise ValueError(f"--html {args.html}: is a folder; name the file to write")
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         if isinstance(error, MemoryError):
             error = ValueError("the evaluation does not fit in this computer's memory")
         return evaluation_cli.bad_input(error, err)
-    evaluation_cli.write_report(report, out, args.worst)
+    evaluation_cli.write_report(report, args, out, err)
     code = evaluation_cli.exit_code(report)
     if not (args.html or args.serve):
         return code

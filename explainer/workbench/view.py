@@ -102,6 +102,7 @@ class WorkbenchView(FigureView):
         "explainer/workbench-lists": HERE / "lists.js",
         "explainer/workbench-query-figures": HERE / "query_figures.js",
         "explainer/workbench-query-pane": HERE / "query_pane.js",
+        "explainer/workbench-download": HERE / "download.js",
     }
     _importmap = import_map(_modules)
     _esm = module_source(HERE / "workbench.js")

@@ -21,6 +21,7 @@ import { createDiffer } from "explainer/workbench-differ";
 import { createDistributions } from "explainer/workbench-distributions";
 import { createQueriesTable } from "explainer/workbench-queries-table";
 import { createQueryPane } from "explainer/workbench-query-pane";
+import { createDownloads } from "explainer/workbench-download";
 
 export function render({ model, el }) {
   const root = h("div", "wb");
@@ -71,6 +72,7 @@ function createWorkbench(model, root) {
     },
     details,
   });
+  queries.el.append(createDownloads({ table: () => table, live }).el);
 
   function load() {
     table = model.table;

@@ -63,6 +63,8 @@ What is measured, and how (every time in milliseconds):
   interactive before their Python session is made (the session is made when the page's
   websocket opens); they are also loaded as repeat visits (one context, HTTP and code caches
   warm), for information.
+- **Start-up of the command line**: ``relevance-explainer evaluate`` on the golden set's qrels and
+  baseline (100 queries), start to exit, as a CI job runs it (``startup.py``).
 - **Exported file sizes**: ``relevance-explainer export DIR``, every file it writes, and
   explainer.js gzipped, as a web server would send it.
 - **Server memory**: RSS of a fresh server process (psutil), idle, with 1, 20 and 100
@@ -100,6 +102,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the tests' support package, when run as a script
 
 import many_runs_bench  # noqa: E402  (beside this script)
+from startup import STARTUP_GOAL_S, measure_startup  # noqa: E402
 
 from support.bokeh_client import SessionPool, summarize  # noqa: E402
 from support.budgets import LIGHT_FIGURE_MAX_BYTES, LIGHT_STORY_MAX_BYTES, RUNTIME_MAX_BYTES  # noqa: E402
@@ -148,6 +151,7 @@ class Config:
     close_wait_s: float = 60.0  # how long to watch memory after every session closed
     many_runs_repeat: int = 5  # times each many-runs comparison is timed (many_runs_bench.py)
     many_runs_resamples: int = 10_000  # its permutations and bootstrap resamples
+    startup_runs: int = 10  # runs of the evaluate command, timed start to exit
 
 
 FULL = Config()
@@ -163,6 +167,7 @@ QUICK = Config(
     close_wait_s=2.0,
     many_runs_repeat=1,
     many_runs_resamples=200,
+    startup_runs=2,
 )
 
 
@@ -602,6 +607,25 @@ def export_sizes(export_dir: Path) -> dict[str, Any]:
     }
 
 
+def startup_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The evaluate command's start to exit on a small file, against its goal."""
+    startup = results["startup"]
+    ms = sorted(1000 * t for t in startup["seconds"])
+    median = 1000 * startup["median_s"]
+    limit = 1000 * STARTUP_GOAL_S
+    return [
+        {
+            "measure": f"evaluate, start to exit, 100 queries ({len(ms)} runs; p95: the slowest)",
+            "median": median,
+            "p95": ms[-1],
+            "value": None,
+            "unit": "ms",
+            "goal": f"median < {limit:g} ms",
+            "met": median < limit,
+        }
+    ]
+
+
 def sizes_table(results: dict[str, Any]) -> str:
     """``--sizes``: the exported files' rows alone, as the whole table prints them."""
     return rows_table(size_rows(results))
@@ -683,6 +707,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
         add(f"Navigation -> interactive, {label}, repeat visit", tti[key]["ms"]["median"], tti[key]["ms"]["p95"])
 
     rows += size_rows(results)
+    rows += startup_rows(results)
 
     memory = results["memory"]
     add("Server RSS idle (fresh)", value=memory["idle_mb"], unit="MB")
@@ -782,6 +807,8 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
             export_dir = workdir / "export"
             _log("exported")
             results.update(export_sizes(export_dir))
+            _log("evaluate's start-up")
+            results["startup"] = measure_startup(config.startup_runs)
 
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(**launch_args())
@@ -861,6 +888,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--many-runs", action="store_true", help="only compare many runs and print those rows (seconds, no browser)"
     )
+    parser.add_argument(
+        "--startup", action="store_true", help="only time the evaluate command's start-up (seconds, no browser)"
+    )
     args = parser.parse_args(argv)
     if args.sizes:
         print(sizes_table(measure_sizes()))
@@ -869,6 +899,9 @@ def main(argv: list[str] | None = None) -> None:
         config = QUICK if args.quick else FULL
         result = many_runs_bench.measure(config.many_runs_repeat, config.many_runs_resamples)
         print(rows_table(many_runs_bench.rows(result)))
+        return
+    if args.startup:
+        print(rows_table(startup_rows({"startup": measure_startup(FULL.startup_runs)})))
         return
     run(QUICK if args.quick else FULL, args.out)
 
