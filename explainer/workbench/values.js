@@ -59,12 +59,22 @@ export function queryValues(ranked, grades, measures, conventions, level = 1) {
       rr: () => reciprocalRank(binary),
       ap: () => averagePrecision(binary, nRelevant),
       hit_rate: () => hitRateAtK(binary, m.k),
-      judged: () => precisionAtK(judgedMask, m.k),
+      judged: () => judgedAtK(judgedMask, m.k),
       ndcg: () => ndcgByConvention(ranked, m.k, judged, conventions[m.convention]),
     }[m.key];
     out[m.name] = value();
   }
   return out;
+}
+
+/**
+ * Judged@k (ir_measures'): the judged share of the results shown, judged in the top k over
+ * min(k, results returned); 0 for an empty list. As kernels.py's judged_at_k_batch.
+ */
+function judgedAtK(judgedMask, k) {
+  const shown = Math.min(k, judgedMask.length);
+  if (shown === 0) return 0;
+  return judgedMask.slice(0, shown).reduce((sum, j) => sum + j, 0) / shown;
 }
 
 /** A query's values for every run, with what-if changes: [{ name: value } per run]. */

@@ -91,7 +91,9 @@ def expected_values(qrels, run, qid, level) -> dict:
         if m.key == "ndcg" and m.convention != "linear-judged":
             out[m.name] = ndcg_by_convention(grades, m.k, pool, m.convention)
         elif m.key == "judged":
-            out[m.name] = sum(g is not None for g in grades[: m.k]) / m.k
+            # ir_measures' Judged@k: the judged share of the results shown, min(k, returned) of them.
+            shown = min(m.k, len(grades))
+            out[m.name] = sum(g is not None for g in grades[:shown]) / shown if shown else 0.0
         else:
             out[m.name] = t[m.name.replace("hit_rate_", "success_")]
     return out
