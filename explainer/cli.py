@@ -96,7 +96,8 @@ class _Version(argparse.Action):
     """``--version``: the version, read only when asked (argparse's own action wants it at start-up)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=f"{parser.prog} {explainer.__version__}\n")
+        print(f"{parser.prog} {explainer.__version__}")  # on standard output, as argparse's own action
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:

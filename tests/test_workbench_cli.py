@@ -40,7 +40,9 @@ def saved(tmp_path_factory):
     path = tmp_path_factory.mktemp("workbench") / "golden.html"
     code, out, err = run([*GOLDEN, *TEXTS, "--gate-measure", "ndcg@10", "--html", str(path)])
     assert code == 0, err  # the candidate ships on NDCG@10
-    assert out.startswith("runid") and "SHIPS on ndcg_cut_10" in err and f"Wrote {path}" in err
+    # Without -m the page's own measures, in trec_eval's order (no runid line: official is not asked).
+    assert out.startswith("map ") and "\nndcg_cut_10 " in out
+    assert "SHIPS on ndcg_cut_10" in err and f"Wrote {path}" in err
     return path
 
 
@@ -80,7 +82,7 @@ def test_html_refuses_more_results_than_a_page_can_carry(tmp_path, monkeypatch):
     code, out, err = run([*GOLDEN, "--html", str(tmp_path / "big.html")])
     assert code == 2 and "6,000 results" in err and "at most 5,999" in err and "--serve" in err
     assert not (tmp_path / "big.html").exists()
-    assert out.startswith("runid") and "ndcg_cut_10" in err  # the evaluation itself is printed all the same
+    assert out.startswith("map ") and "ndcg_cut_10" in err  # the evaluation itself is printed all the same
 
 
 def test_a_malformed_topics_file_is_named_with_its_lines(tmp_path):
@@ -118,8 +120,9 @@ def test_serve_serves_the_files_workbench_at_evaluate(tmp_path, page):
             page.goto(f"http://127.0.0.1:{port}/evaluate")
             expect(page.locator(".wb-row")).to_have_count(2, timeout=30_000)
             expect(page.locator(".wb-row .wb-col-qid")).to_have_text(["m1", "m2"])
-            # m2: c (grade 2) at rank 2 of 2 relevant-1: AP = (1/2) / 1.
-            expect(page.locator('.wb-row[data-qid="m2"] .wb-col-main').nth(3)).to_have_text(
+            # m2: c (grade 2) at rank 2 of 2 relevant-1: AP = (1/2) / 1; AP (map) is the first column,
+            # in trec_eval's order.
+            expect(page.locator('.wb-row[data-qid="m2"] .wb-col-main').nth(0)).to_have_text(
                 metrics.format_number(0.5, 4)
             )
     finally:

@@ -42,6 +42,12 @@ def add_workbench_options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run_and_exit)
 
 
+PAGE_MEASURES = ("P.10", "recall.100", "recip_rank", "map", "ndcg_cut.10")
+"""What ``--html`` and ``--serve`` show without ``-m``: P@10, R@100, RR, AP and NDCG@10, the page's
+defaults, which it recomputes in the browser as a reader changes a judgment (trec_eval's
+``official`` set holds measures the page does not compute)."""
+
+
 def run_and_exit(args: argparse.Namespace) -> None:
     raise SystemExit(run(args))
 
@@ -58,6 +64,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     try:
         if args.html is not None and args.html.is_dir():
             raise ValueError(f"--html {args.html}: is a folder; name the file to write")
+        if (args.html or args.serve) and not args.measure:
+            # The page recomputes its measures live as judgments change: it shows those it knows.
+            args.measure = list(PAGE_MEASURES)
         report = evaluation_cli.report_from_args(args, err)
         texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
         if args.html or args.serve:
