@@ -174,7 +174,10 @@ def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_pag
         drop(mine, "qrels", "secret.qrels", SECRET_QRELS)
         drop(mine, "baseline", "secret.run", SECRET_RUN)
         # Two files are sent, read and evaluated in turn: on a busy machine that outlasts expect's 5 s.
-        expect(mine.locator(".wb-status")).to_contain_text("Showing your files.", timeout=30_000)
+        # They wait for the process's one reader thread (view.py's _READER), which another test's
+        # in-process server may still be using (it waited over 30 s once in CI's default run);
+        # #27's upload worker, on its own branch, replaces that thread.
+        expect(mine.locator(".wb-status")).to_contain_text("Showing your files.", timeout=90_000)
         expect(mine.locator(".wb-row .wb-col-qid")).to_have_text(["secret-q1", "secret-q2"])
         held = [weakref.ref(obj) for obj in gc.get_objects() if isinstance(obj, Qrels) and obj.source == "secret.qrels"]
         assert held
