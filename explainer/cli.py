@@ -11,6 +11,7 @@ import explainer
 from explainer.evaluation.cli import add_evaluate_command, parse_command_line
 from explainer.serve_options import (
     access_code,
+    add_allow_origin_option,
     add_serving_options,
     announce_class_address,
     cannot_serve,
@@ -37,10 +38,23 @@ def serve(args: argparse.Namespace) -> None:
             allow_origins=tuple(args.allow_origin),
             prefix=args.prefix,
             num_procs=args.num_procs,
+            pages=evaluate_pages(args, code),
         )
         serve_pages(config, show=args.browser and wants_browser())
     except OSError as error:
         raise cannot_serve(args, error) from None
+
+
+def evaluate_pages(args: argparse.Namespace, code: str | None) -> dict:
+    """The /evaluate page ``serve`` serves in place of the default one, if any: served to the network
+    (``--address``) with neither an access code nor ``--uploads``, the golden set without uploads."""
+    from explainer.server.hosts import is_loopback
+
+    if is_loopback(args.address) or code or args.uploads:
+        return {}
+    from explainer.pages import evaluate_page
+
+    return {"/evaluate": lambda: evaluate_page(uploads=False)}
 
 
 def _restart_on_c_malloc() -> None:
@@ -109,15 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     serve_cmd = commands.add_parser("serve", help="serve the explainer (the default command)")
     add_serving_options(serve_cmd)
-    serve_cmd.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="HOST[:PORT]",
-        help="also accept websockets from pages served under this host name, as behind a proxy that does not pass the Host header on (repeatable)",
-    )
+    add_allow_origin_option(serve_cmd)
     serve_cmd.add_argument(
         "--prefix", default="", metavar="/PATH", help="serve under this URL path, as behind a reverse proxy"
+    )
+    serve_cmd.add_argument(
+        "--uploads",
+        action="store_true",
+        help="with --address and no --access-code: let anyone on the network upload files to /evaluate "
+        "(without it, /evaluate shows the golden set only)",
     )
     serve_cmd.add_argument(
         "--num-procs", type=int, default=1, metavar="N", help="server processes to fork, for a large audience"

@@ -57,9 +57,11 @@ def light_page(title: str, body: str, script: str | None, connection: str = "") 
 
     ``connection`` is a served page's link to its Python session (``connection_script``), after explainer.js.
     """
-    script = '<script src="explainer.js"></script>' if script is None else f"<script>\n{script}</script>"
+    # A served page's scripts carry the nonce of its Content-Security-Policy (one per response).
+    opening = f'<script nonce="{SCRIPT_NONCE}">' if connection else "<script>"
+    script = '<script src="explainer.js"></script>' if script is None else f"{opening}\n{script}</script>"
     if connection:
-        script += f"\n<script>\n{connection}</script>"
+        script += f"\n{opening}\n{connection}</script>"
     return TEMPLATE.substitute(title=html.escape(title), favicon=FAVICON, css=PAGE_CSS, body=body, script=script)
 
 
@@ -102,6 +104,8 @@ def story_page(served: bool = False, connection: str = "") -> str:
 # in per request, in place of SESSION_TOKEN), the event it sends once its document is ready, and
 # the notices it shows when the server is gone.
 SESSION_TOKEN = "@@session-token@@"
+# And the nonce of its scripts, put in per response (server/headers.py).
+SCRIPT_NONCE = "@@script-nonce@@"
 CONNECTION_JS = HERE / "figures" / "connection.js"
 # The "document ready" event, as a Panel page sends it once it has its document (Panel holds
 # Python's changes back until it comes): connection.js sends this very event, and the server's

@@ -141,13 +141,23 @@ def story_page():
     return _page(*parts)
 
 
-def evaluate_page(workbench=None):
-    """The workbench page: the golden set, or the ``workbench`` given (the command's files)."""
+# What /evaluate says where it takes no uploads: served to the network with neither an access
+# code nor --uploads, anyone there could otherwise send the server files to read.
+UPLOADS_OFF = (
+    "This server is open to its network without an access code, so it shows the golden set only: "
+    "to evaluate your own files here, start it with `--access-code` (or `--uploads`)."
+)
+
+
+def evaluate_page(workbench=None, uploads: bool = True):
+    """The workbench page: the golden set, or the ``workbench`` given (the command's files).
+
+    Without ``uploads`` the golden set takes no files, and the page says how to turn them on."""
     from explainer.workbench import Workbench
 
-    shown = workbench if workbench is not None else Workbench.golden()
+    shown = workbench if workbench is not None else Workbench.golden(uploads=uploads)
     shown.view.on_page = True
-    return _page(shown)
+    return _page(shown) if uploads else _page(_markdown(UPLOADS_OFF), shown)
 
 
 def pages(class_address: str = "") -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:

@@ -15,6 +15,26 @@ DEFAULT_PORT = 5006
 
 # Letters and digits nobody mistakes for one another when a code is read out or written on a board.
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+# Where ``--access-code`` alone takes the code from, when set: the environment is not in the process list.
+ACCESS_CODE_VARIABLE = "EXPLAINER_ACCESS_CODE"
+# The longest access code read from a file (the form reads 200 characters).
+MAX_CODE_CHARS = 200
+
+
+def _code_from_file(path: str) -> str:
+    """The access code in the first line of the file at ``path`` (argparse's type: one line on error)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            code = file.readline(MAX_CODE_CHARS + 1).strip()
+    except (OSError, UnicodeError) as error:
+        raise argparse.ArgumentTypeError(
+            f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})"
+        ) from None
+    if not code or len(code) > MAX_CODE_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"{path}: expected the code alone on the first line, 1 to {MAX_CODE_CHARS} characters"
+        )
+    return code
 
 
 def add_serving_options(parser, with_serve: bool = False) -> None:
@@ -36,9 +56,80 @@ def add_serving_options(parser, with_serve: bool = False) -> None:
         const="",
         default=None,
         metavar="CODE",
-        help=f"{when}ask every visitor for this code before a page opens (alone: make one and print it); "
-        "use it when serving beyond this computer anything not everyone there should see",
+        help=f"{when}ask every visitor for this code before a page opens (alone: the code in ${ACCESS_CODE_VARIABLE}, "
+        "or a new one, printed); use it when serving beyond this computer anything not everyone there should see. "
+        "A code given here shows in the process list: prefer the variable or --access-code-file",
     )
+    parser.add_argument(
+        "--access-code-file",
+        dest="access_code",
+        type=_code_from_file,
+        metavar="FILE",
+        help=f"{when}ask for the access code in the first line of FILE (kept out of the process list)",
+    )
+    parser.add_argument(
+        "--public-host",
+        action="append",
+        default=[],
+        type=_host_of("--public-host"),
+        metavar="HOST[:PORT]",
+        help=f"{when}also answer to this name, with its port if it has one, as a reverse proxy's public name (repeatable); "
+        "the server answers only its own names, so that no other web site can reach it through DNS",
+    )
+    parser.add_argument(
+        "--framed-by",
+        action="append",
+        default=[],
+        type=_host_of("--framed-by"),
+        metavar="HOST[:PORT]",
+        help=f"{when}let only pages of this host frame the story and the figure pages (repeatable); by default any "
+        "page may (the workbench and the access form never)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_trusted_proxy,
+        metavar="ADDRESS",
+        help=f"{when}a reverse proxy in front of the server (repeatable): for its requests, the client the "
+        "server's per-client limits count is the last address it adds to X-Forwarded-For",
+    )
+
+
+def _host_of(option: str):
+    """An argparse type for ``HOST[:PORT]`` values of ``option``: no wildcards (``hosts.checked_host``)."""
+
+    def host(text: str) -> str:
+        from explainer.server.hosts import checked_host
+
+        try:
+            return checked_host(text, option)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{option} {text!r}: ")) from None
+
+    return host
+
+
+def add_allow_origin_option(parser) -> None:
+    """``--allow-origin HOST[:PORT]``, repeatable, no wildcards."""
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        type=_host_of("--allow-origin"),
+        metavar="HOST[:PORT]",
+        help="also accept websockets from pages served under this host name, as behind a proxy that does not pass "
+        "the Host header on (repeatable; no wildcards)",
+    )
+
+
+def _trusted_proxy(text: str):
+    from explainer.server.clients import trusted_networks
+
+    try:
+        return trusted_networks([text])[0]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--trusted-proxy {text!r}: ")) from None
 
 
 def wants_browser() -> bool:
@@ -72,7 +163,8 @@ def announce_class_address(address: str, port: int, path: str) -> str | None:
 
 
 def access_code(asked: str | None) -> str | None:
-    """The access code to serve with: the one given, a new one for ``--access-code`` alone, or None.
+    """The access code to serve with: the one given (on the command line or in a file), for
+    ``--access-code`` alone the one in ``ACCESS_CODE_VARIABLE`` or a new one, or None.
 
     A new code is printed (only then: one the user chose is theirs to know). It is never logged.
     """
@@ -80,6 +172,8 @@ def access_code(asked: str | None) -> str | None:
         return None
     if asked:
         return asked
+    if code := os.environ.get(ACCESS_CODE_VARIABLE, "").strip():
+        return code[:MAX_CODE_CHARS]
     code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(5)) for _ in range(2))
     print(f"Access code: {code} (give it to the people who should open the pages)", flush=True)
     return code
@@ -93,7 +187,14 @@ def server_config(args: argparse.Namespace, code: str | None, class_address: str
     from explainer.server.config import ServerConfig
 
     return ServerConfig(
-        port=args.port, address=args.address, access=AccessCode(code), class_address=class_address or "", **more
+        port=args.port,
+        address=args.address,
+        access=AccessCode(code),
+        class_address=class_address or "",
+        trusted_proxies=tuple(args.trusted_proxy),
+        public_hosts=tuple(args.public_host),
+        framed_by=tuple(args.framed_by),
+        **more,
     )
 
 

@@ -19,7 +19,7 @@ from support.server import on_server, wait_python, wait_until
 pytestmark = pytest.mark.browser
 
 ARTICLE = [False, True, True, False, True, False, False, True, False, False, True, False]  # ranks 2, 3, 5, 8, 11
-ARTICLE_STATE = {"relevant": ARTICLE, "k": 5, "missed": 1}
+ARTICLE_STATE = {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 KEYS = ("precision", "recall", "rr", "ap")
 BAD_WORDS = ("NaN", "Infinity", "undefined", "null")
 
@@ -126,7 +126,7 @@ def note(page, key):
 
 
 def state_of(relevant, k, missed):
-    return {"relevant": list(relevant), "k": k, "missed": missed}
+    return {"relevant": list(relevant), "k": k, "missed": missed, "chart": "by-k"}
 
 
 # -- what the reader sees at first ------------------------------------------------------------
@@ -597,16 +597,24 @@ def test_the_whole_figure_works_by_keyboard_alone(page, server):
     reset = page.get_by_role("button", name="Reset")
     marker = page.locator(".rl-cutoff")
 
-    # Tab order: AP's Play and Step, Reset, the page's own four buttons, the rows down to the cutoff, the marker (right after the
+    # Tab order: AP's Play and Step, Undo, Reset, the page's own five buttons, the rows down to the cutoff, the marker (right after the
     # rows it cuts), the rows below it, the stepper's two buttons, the cards, the chart's switch, its k.
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Play AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="One step of AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
+    expect(page.locator(".fig-undo")).to_be_focused()
+    page.keyboard.press("Tab")
     expect(reset).to_be_focused()
-    # The light page's own buttons: predict first, the pictures, the presenter view.
-    for own in (".predict-toggle", ".fig-picture-save >> nth=0", ".fig-picture-save >> nth=1", ".present-toggle"):
+    # The light page's own buttons: predict first, the pictures, the presenter view, light or dark.
+    for own in (
+        ".predict-toggle",
+        ".fig-picture-save >> nth=0",
+        ".fig-picture-save >> nth=1",
+        ".present-toggle",
+        ".theme-switch",
+    ):
         page.keyboard.press("Tab")
         expect(page.locator(own)).to_be_focused()
     for rank in range(1, 6):
@@ -646,7 +654,7 @@ def test_the_whole_figure_works_by_keyboard_alone(page, server):
     expect_state_shown(page, flipped, 7, missed + 2)
 
     # Back to Reset with Shift+Tab, and press it.
-    for _ in range(1 + 2 + 4 + 2 + 1 + 12 + 4):
+    for _ in range(1 + 2 + 4 + 2 + 1 + 12 + 5):
         page.keyboard.press("Shift+Tab")
     expect(reset).to_be_focused()
     page.keyboard.press("Enter")
@@ -862,7 +870,7 @@ def test_an_invalid_state_from_the_browser_is_refused(page, serve_object):
     assert figure.view.state == ARTICLE_STATE
 
     # A valid state set the same way goes through.
-    valid = {"relevant": [True] * 12, "k": 2, "missed": 0}
+    valid = {"relevant": [True] * 12, "k": 2, "missed": 0, "chart": "by-k"}
     assert page.evaluate(SET_STATE, [model_id, valid])
     wait_until(lambda: figure.state.to_dict() == valid, message="Python to take a valid state")
     expect_state_shown(page, [True] * 12, 2, 0)

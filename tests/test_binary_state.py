@@ -17,7 +17,7 @@ def test_defaults_are_the_articles_list():
     assert state.missed == 1
     assert state.grades == [int(r) for r in ARTICLE]
     assert state.n_relevant == 5 + 1
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 
 
 def test_default_values_are_the_articles_numbers():
@@ -54,7 +54,7 @@ def test_flip_toggles_one_rank_and_back():
     assert state.values["rr"] == 1.0
     assert state.values["ap"] == pytest.approx(metrics.average_precision(state.grades, 6))
     state.flip(1)
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     state.flip(12)
     assert state.relevant[-1] is True
     assert state.relevant[:-1] == ARTICLE[:-1]
@@ -81,7 +81,7 @@ def test_flipping_rank_1_gives_the_issues_numbers_and_flipping_again_restores_th
         "ap": format_number(ap),
     }
     state.flip(1)
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     assert state.values == BinaryState().values
 
 
@@ -165,7 +165,7 @@ def test_flip_refuses_a_rank_outside_the_list(rank):
     state = BinaryState()
     with pytest.raises(ValueError, match="rank"):
         state.flip(rank)
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 
 
 def test_reset_returns_to_the_article():
@@ -173,9 +173,9 @@ def test_reset_returns_to_the_article():
     state.flip(1)  # on: missed 4 -> 3
     state.flip(2)  # off: missed 3 -> 4
     state.flip(3)  # off: missed 4 -> 5
-    assert state.to_dict() == {"relevant": [True, False, False] + ARTICLE[3:], "k": 9, "missed": 5}
+    assert state.to_dict() == {"relevant": [True, False, False] + ARTICLE[3:], "k": 9, "missed": 5, "chart": "by-k"}
     state.reset()
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     assert state.n_relevant == 6
 
 
@@ -190,7 +190,7 @@ def test_reset_does_not_share_the_default_list():
         assert BinaryState.param.relevant.default == ARTICLE
         other = BinaryState(k=7)
         other.reset()
-        assert other.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+        assert other.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     finally:
         BinaryState.param.relevant.default[:] = ARTICLE  # undo the damage for the other tests
 
@@ -254,7 +254,7 @@ def test_relevant_of_non_bools_is_refused_with_value_error(relevant):
     state.param.watch(events.append, ["relevant", "k", "missed"])
     with pytest.raises(ValueError, match="relevant"):
         state.update_from_dict({"relevant": relevant, "k": 7})
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     assert events == []
 
 
@@ -277,7 +277,7 @@ def test_bools_are_not_integers(field, value):
         setattr(state, field, value)
     with pytest.raises(ValueError, match=field):
         BinaryState(**{field: value})
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 
 
 def test_update_from_dict_sets_several_fields_at_once():
@@ -285,16 +285,16 @@ def test_update_from_dict_sets_several_fields_at_once():
     events = []
     state.param.watch(lambda *e: events.append(e), ["relevant", "k", "missed"])
     state.update_from_dict({"relevant": [True] * 12, "k": 12, "missed": 0})
-    assert state.to_dict() == {"relevant": [True] * 12, "k": 12, "missed": 0}
+    assert state.to_dict() == {"relevant": [True] * 12, "k": 12, "missed": 0, "chart": "by-k"}
     assert len(events) == 1  # one batch, not three
 
 
 def test_update_from_dict_with_a_subset_leaves_the_rest():
     state = BinaryState()
     state.update_from_dict({"k": 7})
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 7, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 7, "missed": 1, "chart": "by-k"}
     state.update_from_dict({})
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 7, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 7, "missed": 1, "chart": "by-k"}
 
 
 @pytest.mark.parametrize(
@@ -323,7 +323,7 @@ def test_update_from_dict_rejects_unknown_fields(bad):
     state = BinaryState()
     with pytest.raises(ValueError, match="unknown"):
         state.update_from_dict(bad)
-    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 
 
 def test_to_dict_is_a_copy():
@@ -338,9 +338,9 @@ def test_to_dict_is_a_copy():
 
 def test_figure_starts_with_the_article_in_both_halves():
     figure = BinaryFigure()
-    assert figure.state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert figure.state.to_dict() == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     assert figure.view.state == figure.state.to_dict()
-    assert figure.view.default == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert figure.view.default == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
     assert len(figure.view.titles) == RESULT_COUNT
     assert figure.__panel__() is figure.view
 
@@ -357,18 +357,18 @@ def test_figure_accepts_a_state_or_state_parameters():
 def test_view_follows_the_state():
     figure = BinaryFigure()
     figure.state.flip(1)
-    assert figure.view.state == {"relevant": [True] + ARTICLE[1:], "k": 5, "missed": 0}
+    assert figure.view.state == {"relevant": [True] + ARTICLE[1:], "k": 5, "missed": 0, "chart": "by-k"}
     figure.state.k = 11
     assert figure.view.state["k"] == 11
     figure.state.missed = 3
-    assert figure.view.state == {"relevant": [True] + ARTICLE[1:], "k": 11, "missed": 3}
+    assert figure.view.state == {"relevant": [True] + ARTICLE[1:], "k": 11, "missed": 3, "chart": "by-k"}
     figure.state.reset()
-    assert figure.view.state == {"relevant": ARTICLE, "k": 5, "missed": 1}
+    assert figure.view.state == {"relevant": ARTICLE, "k": 5, "missed": 1, "chart": "by-k"}
 
 
 def test_a_valid_view_state_updates_the_state():
     figure = BinaryFigure()
-    new = {"relevant": [True] * 6 + [False] * 6, "k": 2, "missed": 7}
+    new = {"relevant": [True] * 6 + [False] * 6, "k": 2, "missed": 7, "chart": "precision-recall"}
     figure.view.state = new
     assert figure.state.to_dict() == new
     assert figure.state.n_relevant == 13

@@ -63,27 +63,29 @@ def test_the_state_attribute_opens_that_state_and_a_new_value_applies(tag_page, 
     expect(page.locator(P)).to_have_text("P@2 = 1 / 2 = 0.50")
 
 
-def test_reset_returns_to_the_tags_state_and_example_to_the_articles(tag_page, page):
-    """A writer's tag is the figure's starting point: Reset goes back to it, Example to the article's list."""
+def test_reset_returns_to_the_tags_state_undo_takes_back_a_change_and_there_is_no_example_button(tag_page, page):
+    """A writer's tag is the figure's starting point: Reset goes back to it; an embed offers no Example."""
     tag_page('<relevance-figure name="binary" state="relevant=1,4&amp;missed=0&amp;k=3"></relevance-figure>')
     expect(page.locator(P)).to_have_text("P@3 = 1 / 3 = 0.33")
+    expect(page.locator(".fig-example")).to_have_count(0)
+    undo = page.locator(".fig-undo")
+    expect(undo).to_have_attribute("aria-disabled", "true")
     page.locator(".rl-row").nth(1).click()
     expect(page.locator(P)).to_have_text("P@3 = 2 / 3 = 0.67")
     page.locator(".fig-reset").click()
     expect(page.locator(P)).to_have_text("P@3 = 1 / 3 = 0.33")
-    page.locator(".fig-example").click()
-    expect(page.locator(P)).to_have_text("P@5 = 3 / 5 = 0.60")
+    # Undo takes back the Reset, then the click.
+    undo.click()
+    expect(page.locator(P)).to_have_text("P@3 = 2 / 3 = 0.67")
+    undo.click()
+    expect(page.locator(P)).to_have_text("P@3 = 1 / 3 = 0.33")
+    expect(undo).to_have_attribute("aria-disabled", "true")
     # A new theme keeps the reader's state, and Reset still goes back to the tag's.
+    page.locator(".rl-row").nth(2).click()
     page.locator("relevance-figure").evaluate("el => el.setAttribute('theme', 'dark')")
-    expect(page.locator(P)).to_have_text("P@5 = 3 / 5 = 0.60")
+    expect(page.locator(P)).to_have_text("P@3 = 2 / 3 = 0.67")
     page.locator(".fig-reset").click()
     expect(page.locator(P)).to_have_text("P@3 = 1 / 3 = 0.33")
-
-
-def test_a_tag_without_a_state_offers_no_example_button(tag_page, page):
-    tag_page('<relevance-figure name="binary"></relevance-figure>')
-    expect(page.locator(P)).to_have_text("P@5 = 3 / 5 = 0.60")
-    expect(page.locator(".fig-example")).to_be_hidden()
 
 
 def test_bad_state_values_get_a_links_notices_shown_as_text(tag_page, page):

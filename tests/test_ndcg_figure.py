@@ -382,10 +382,11 @@ def test_keyboard_only(light):
     assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0] < chart[0]
     # The light page's own buttons: after Reset, predict first, the pictures and the presenter view;
     # after the chart's k, the chart's picture.
-    own = ["Predict first", "Save PNG", "Save SVG", "Presenter view"]
+    own = ["Predict first", "Save PNG", "Save SVG", "Presenter view", "◐"]
     assert [a["text"] for a in seen[reset[0] + 1 : rows[0]]] == own, seen
+    assert seen[reset[0] - 1]["text"] == "↶", seen  # Undo, right before Reset
     assert seen[-1]["text"] == "Save chart", seen
-    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1 + len(own) + 1, seen
+    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1 + 1 + len(own) + 1, seen
 
     # And each one works from the keyboard alone.
     light.tab_to(lambda a: "rl-cutoff" in a["cls"])

@@ -17,26 +17,44 @@ from support.server import wait_until
 
 pytestmark = pytest.mark.browser
 
-# For each figure page: a link, and what a projector must show without scrolling: the whole
-# list, the k marker (where the figure has one) and the headline numbers.
+# For each figure page: a link, and parts a projector must show (each must be found, so that a
+# renamed class cannot pass the test unseen): the list, the k marker, the numbers, the chart and
+# the controls. Beyond these, every part of the figure must lie within the screen.
 PRESENTED = {
-    "binary": ("binary", [".rl-row", ".rl-cutoff-handle", ".metric-formula"]),
-    "ndcg": ("ndcg", [".rl-row", ".rl-cutoff-handle", ".metric-formula", ".gain-col", ".disc-col"]),
+    "binary": ("binary", [".rl-row", ".rl-cutoff-handle", ".metric-formula", ".kchart-svg", ".stepper", ".player"]),
+    "ndcg": ("ndcg", [".rl-row", ".rl-cutoff-handle", ".metric-formula", ".gain-col", ".kchart-svg", ".ideal-table"]),
     "queries": (
         "queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2",
         [".system[data-system=a] .q-row", ".system[data-system=b] .q-row", ".system-mean", ".q-layout-wide"],
     ),
-    "unjudged": ("unjudged", [".rl-row", ".rl-cutoff-handle", ".metric-formula"]),
-    "conventions": ("conventions", [".rl-row", ".rl-cutoff-handle", ".conv-value", ".conv-pair .metric-formula"]),
+    "unjudged": ("unjudged", [".rl-row", ".rl-cutoff-handle", ".metric-formula", ".gain-switch", ".player"]),
+    "conventions": (
+        "conventions",
+        [".rl-row", ".rl-cutoff-handle", ".conv-value", ".conv-pair .metric-formula", ".stepper"],
+    ),
     "recall-kinds": ("recall-kinds", [".rk-row", ".metric-formula"]),
     "which-measure": ("which-measure", [".which-row", ".which-cell", ".which-compare td"]),
 }
 
+# The figure's visible parts (its frame's, in a tag's shadow root or not) that are not wholly on
+# the screen; `found` counts those that match `selector`.
 OUTSIDE = """([selector, width, height]) => {
-  const deep = (root) => [...root.querySelectorAll(selector), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot))];
-  const found = deep(document).filter((e) => e.getClientRects().length);
-  const outside = found.filter((e) => { const r = e.getBoundingClientRect(); return r.top < 0 || r.left < 0 || r.bottom > height + 0.5 || r.right > width + 0.5; });
-  return { found: found.length, outside: outside.map((e) => (e.textContent || e.className).trim().slice(0, 40)) };
+  const deep = (root) => [...root.querySelectorAll('*'), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot))];
+  const frame = deep(document).find((e) => e.classList?.contains('fig-frame'));
+  const parts = [...frame.querySelectorAll('*')].filter((e) => e.getClientRects().length && !e.closest('.sr-only, .class-address'));
+  const outside = parts.filter((e) => { const r = e.getBoundingClientRect(); return r.width && r.height && (r.top < 0 || r.left < 0 || r.bottom > height + 0.5 || r.right > width + 0.5); });
+  return { found: parts.filter((e) => e.matches(selector)).length, outside: outside.map((e) => `${e.getAttribute('class')}: ${(e.textContent || '').trim().slice(0, 30)}`) };
+}"""
+
+# The rendered size of each visible text of the figure, in CSS px: its font size, times its SVG's
+# scale for a chart's text.
+TEXT_SIZES = """() => {
+  const deep = (root) => [...root.querySelectorAll('*'), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => deep(e.shadowRoot))];
+  const frame = deep(document).find((e) => e.classList?.contains('fig-frame'));
+  const texts = [...frame.querySelectorAll('*')].filter((e) => e.getClientRects().length && !e.closest('.sr-only, .class-address')
+    && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+  return texts.map((e) => [`${e.getAttribute('class')}: ${e.textContent.trim().slice(0, 20)}`,
+    parseFloat(getComputedStyle(e).fontSize) * (e instanceof SVGElement ? e.getScreenCTM().a : 1)]);
 }"""
 
 
@@ -44,9 +62,9 @@ def test_every_figure_page_has_what_a_projector_must_show():
     assert set(PRESENTED) == set(BY_NAME)
 
 
-def presented(name: str, width: int, height: int) -> View:
+def presented(name: str, width: int, height: int, query: str = "") -> View:
     """A figure page in presenter view on a projector of that size (pages shared by the tests below)."""
-    link = PRESENTED[name][0]
+    link = PRESENTED[name][0] + (f"{'&' if '?' in PRESENTED[name][0] else '?'}{query}" if query else "")
     return View(f"/{link}{'&' if '?' in link else '?'}present=1", width, height)
 
 
@@ -55,10 +73,27 @@ def views(pages):
     return {"argnames": "view", "argvalues": pages, "ids": str, "indirect": True}
 
 
+PROJECTORS = [(1280, 720), (1920, 1080)]
+
+
+# The conventions figure's table, its arithmetic and its two cards are still taller than a 720p
+# screen, and its table's type is under 20 px at 1080p (issue 31): strict, so that the day it
+# fits, this mark goes.
+NOT_YET = pytest.mark.xfail(strict=True, reason="the conventions figure is taller than a 16:9 screen (issue 31)")
+
+
+def projected(name: str, width: int, height: int, reading: bool = False) -> object:
+    """A presented view as a test's parameter, marked where the figure does not fit yet (`reading`: its type's size)."""
+    view = presented(name, width, height)
+    not_yet = name == "conventions" and (reading or (width, height) == (1280, 720))
+    return pytest.param(view, id=str(view), marks=[NOT_YET] if not_yet else [])
+
+
 @pytest.mark.parametrize(
-    **views([presented(name, *screen) for name in PRESENTED for screen in [(1280, 720), (1920, 1080)]])
+    "view", [projected(name, *screen) for name in PRESENTED for screen in PROJECTORS], indirect=True
 )
-def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scrolling(view):
+def test_presenting_shows_the_whole_figure_without_scrolling(view):
+    """List, marker, cards, chart and controls: all of it on a 720p or a 1080p projector."""
     page, name = view
     selectors = PRESENTED[name][1]
     width, height = page.viewport_size["width"], page.viewport_size["height"]
@@ -67,14 +102,25 @@ def test_presenting_shows_the_whole_list_the_marker_and_the_numbers_without_scro
     for selector in selectors:
         seen = page.evaluate(OUTSIDE, [selector, width, height])
         assert seen["found"] > 0, f"{name}: nothing matches {selector}"
-        assert seen["outside"] == [], f"{name} at {width}x{height}: {selector} runs off the screen: {seen['outside']}"
+    assert seen["outside"] == [], f"{name} at {width}x{height}: runs off the screen: {seen['outside']}"
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the page scrolls sideways"
+
+
+@pytest.mark.parametrize("view", [projected(name, 1920, 1080, reading=True) for name in PRESENTED], indirect=True)
+def test_a_presenters_text_is_readable_from_the_back_of_the_room(view):
+    """Every word and number of the figure, the charts' included, at 20 px or more on a 1080p projector."""
+    page, name = view
+    expect(page.locator(PRESENTED[name][1][0]).first).to_be_visible()
+    sizes = page.evaluate(TEXT_SIZES)
+    assert sizes, name
+    small = [(text, round(size, 1)) for text, size in sizes if size < 19.5]
+    assert small == [], f"{name}: text under 20 px on a 1080p projector: {small}"
 
 
 @pytest.mark.parametrize(
     **views([presented(name, 1920, 1080) for name in ["binary", "ndcg", "conventions", "unjudged"]])
 )
-def test_a_presenters_formulas_are_readable_from_the_back_of_the_room(view):
+def test_a_presenters_formulas_are_larger_still(view):
     page, name = view
     formula = page.locator(".metric-formula").first
     expect(formula).to_be_visible()
@@ -87,6 +133,9 @@ def test_presenting_uses_the_width_of_the_screen(view):
     expect(view.page.locator(".fig .metric-formula").first).to_be_visible()
     box = view.page.locator(".fig").bounding_box()
     assert box["width"] > 0.9 * 1920, box
+    # Figure 1's chart sits beside its list, under the cards, not under the list.
+    chart, row = view.page.locator(".kchart-svg").bounding_box(), view.page.locator(".rl-row").first.bounding_box()
+    assert chart["x"] > row["x"] + row["width"], (chart, row)
 
 
 # -- every page: a phone's width, a main landmark, a heading ----------------------------------------
@@ -343,3 +392,33 @@ def test_a_figure_in_jupyterlabs_dark_theme_is_dark_on_a_light_system(page, serv
     background = page.locator(".fig").evaluate("el => getComputedStyle(el).backgroundColor")
     radio_scheme = page.locator("input[name=gain]").first.evaluate("el => getComputedStyle(el).colorScheme")
     assert background == "rgb(13, 17, 23)" and radio_scheme == "dark", (background, radio_scheme)
+
+
+# -- the focus ring: for the keyboard, not after a mouse ---------------------------------------------
+
+RING = "e => [e.matches(':focus'), e.matches(':focus-visible')]"
+
+
+def test_a_mouse_leaves_no_focus_ring_on_the_chart_or_the_marker_and_a_key_brings_it_back(page, server):
+    page.goto(server.url + "/binary?present=1")
+    chart = page.locator(".kchart-svg")
+    chart.click()
+    assert chart.evaluate(RING) == [True, False]
+    assert chart.evaluate("e => getComputedStyle(e).outlineStyle") != "solid"
+    clicked = int(chart.get_attribute("aria-valuenow"))
+    page.keyboard.press("ArrowLeft")
+    assert chart.evaluate(RING) == [True, True]
+    expect(page.locator(".rl-cutoff-handle")).to_have_text(f"k = {clicked - 1}")
+
+    box = page.locator(".rl-cutoff-handle").bounding_box()
+    page.mouse.move(box["x"] + 5, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 5, box["y"] + 120, steps=4)
+    page.mouse.up()
+    marker = page.locator(".rl-cutoff")
+    assert marker.evaluate(RING) == [True, False]
+    shadow = "e => getComputedStyle(e.querySelector('.rl-cutoff-handle')).boxShadow"
+    assert marker.evaluate(shadow) == "none"
+    page.keyboard.press("ArrowUp")
+    assert marker.evaluate(RING) == [True, True]
+    assert marker.evaluate(shadow) != "none"

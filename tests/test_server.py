@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import gzip
 import http.client
@@ -15,7 +14,6 @@ import socket
 import subprocess
 import sys
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
@@ -33,6 +31,7 @@ from explainer.server.network import network_address
 from explainer.server.origins import is_same_origin
 from explainer.server.serve import serve_pages
 
+from support.coroutines import run
 from support.server import ROOT, answers, free_port, wait_until
 
 
@@ -105,9 +104,7 @@ def websocket_answer(url: str, origin: str) -> int:
         connection.close()
         return 101
 
-    # In a thread of its own: Playwright's sync API already runs an event loop here.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, connect()).result()
+    return run(connect())
 
 
 def session_websocket(page, load):

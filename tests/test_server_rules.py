@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import json
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -43,14 +44,9 @@ from explainer.server.http_server import HeaderCount
 from explainer.workbench.upload import CHUNK_BYTES
 
 from support.bokeh_client import as_map
+from support.coroutines import run
 
 # -- helpers: Bokeh's encoding, and a page's websocket without the socket ------------------------
-
-
-def run(coroutine) -> Any:
-    """Run a coroutine to its end, in a thread of its own: Playwright's sync API may own this thread's loop."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def state_change(model_id: str, state: Any, **extra: Any) -> dict[str, Any]:
@@ -67,7 +63,9 @@ FIELDS = frozenset(BinaryState().to_dict())
 # The server as the command line makes it by default: its limits, its upload page.
 CONFIG = ServerConfig(port=5006, address="127.0.0.1")
 LIMITS = CONFIG.limits
-MODELS = messages.PageModels(states={BINARY: FIELDS, "p2": frozenset({"grades"})}, uploads=frozenset({"v9"}))
+MODELS = messages.PageModels(
+    states={BINARY: FIELDS, "p2": frozenset({"grades"})}, uploads=frozenset({"v9"}), workbenches=frozenset({"v8", "v9"})
+)
 
 
 class Page(messages.PageMessages):
@@ -241,7 +239,7 @@ def upload_piece(view: str, message: dict[str, Any], model: dict | None = None, 
 def test_upload_pieces_are_taken_only_from_a_view_that_takes_uploads_and_only_of_the_three_kinds():
     for kind in sorted(messages.UPLOAD_MESSAGES):
         piece = upload_piece("v9", {"type": kind, "slot": "qrels"})
-        assert messages.upload_event(piece, MODELS.uploads) == piece
+        assert messages.upload_event(piece, MODELS) == piece
         assert messages.page_events({"events": [piece]}, MODELS, ready_seen=True) == ([piece], [])
     refused = {
         "a figure's view": upload_piece("v1", {"type": "start"}),
@@ -250,9 +248,18 @@ def test_upload_pieces_are_taken_only_from_a_view_that_takes_uploads_and_only_of
         "more than an event has": upload_piece("v9", {"type": "start"}, extra=1),
         "another event name": {**upload_piece("v9", {"type": "start"}), "msg_data": {"type": "event", "name": "x"}},
         "a comm message": {"kind": "MessageSent", "msg_type": "comm", "msg_data": {"x": 1}},
+        "a piece to a workbench without uploads": upload_piece("v8", {"type": "start"}),
+        "a what-if change to a figure's view": upload_piece("v1", {"type": "judge"}),
     }
     for name, piece in refused.items():
-        assert messages.upload_event(piece, MODELS.uploads) is None, name
+        assert messages.upload_event(piece, MODELS) is None, name
+
+
+def test_what_if_changes_are_taken_from_any_workbench_view_uploads_or_not():
+    for kind in sorted(messages.WHAT_IF_MESSAGES):
+        for view in ("v8", "v9"):
+            change = upload_piece(view, {"type": kind, "qid": "q1"})
+            assert messages.upload_event(change, MODELS) == change
 
 
 def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploads():
@@ -382,7 +389,12 @@ def test_a_servers_configuration_reaches_its_tornado_application_and_another_ser
     ours = BokehTornado({"/": BokehApplication()}, **{SETTING: guarded})
     assert config_of(ours) is guarded and not config_of(ours).access.allows(Visitor())
     other = BokehTornado({"/": BokehApplication()})  # a Panel server that serve_pages did not start
-    assert config_of(other).access.allows(Visitor()) and config_of(other).limits == LIMITS
+    assert config_of(other).access.allows(Visitor()) and config_of(other).host_rule is None
+    # The defaults, but no per-client limit: the tests' object server lends pages many a second.
+    per_client = {"max_websockets_per_client", "new_sessions_burst", "workbench_sessions_burst"}
+    for field in dataclasses.fields(LIMITS):
+        expected = sys.maxsize if field.name in per_client else getattr(LIMITS, field.name)
+        assert getattr(config_of(other).limits, field.name) == expected, field.name
 
 
 # -- websocket message sizes -----------------------------------------------------------------------
@@ -464,7 +476,12 @@ def test_header_fields_are_counted_and_more_than_a_hundred_get_a_431():
     status, sent, body = connection.written
     assert (status.code, connection.finished, delegate.called) == (431, True, [])
     assert body == b"Request Header Fields Too Large: at most 100 header fields\n"
-    assert sent == {"Content-Type": "text/plain", "Content-Length": str(len(body))}
+    assert sent == {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": str(len(body)),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
     request = HeaderCount(delegate, Connection(), LIMITS.max_header_count)
     request.headers_received(start, headers(LIMITS.max_header_count))
     request.finish()
@@ -483,10 +500,10 @@ def test_the_http_server_is_given_the_limits_of_a_requests_headers_and_body():
 
 
 def test_no_response_names_the_server():
-    transform = http_server.NoServerHeader(None)
+    transform = http_server.ResponseHeaders(None)
     headers = httputil.HTTPHeaders({"Server": "TornadoServer/6.5", "Content-Type": "text/html"})
     status, kept, chunk = transform.transform_first_chunk(200, headers, b"page", True)
-    assert (status, dict(kept.get_all()), chunk) == (200, {"Content-Type": "text/html"}, b"page")
+    assert (status, chunk) == (200, b"page") and "Server" not in dict(kept.get_all())
 
 
 # -- where a page request is sent instead, and which websockets are accepted --------------------------
@@ -622,7 +639,7 @@ def test_the_access_form_has_no_script_fetches_nothing_and_posts_back_to_its_pag
     visitor = Visitor(path='/evaluate"><script>alert(1)</script>')
     access.ask(visitor)
     assert visitor.status == 401
-    assert visitor.headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
+    assert visitor.headers.items() >= {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}.items()
     page = visitor.page
     assert "<script" not in page and "src=" not in page and "href=" not in page and "url(" not in page
     assert 'action="/evaluate&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in page

@@ -106,7 +106,7 @@ def test_the_sentence_follows_the_lists_once_the_reader_changes_them(page, serve
     a_value, b_value = f(state.values("a")["precision"]), f(state.values("b")["precision"])
     assert a_value != b_value
     expect(says).to_have_text(f"Your lists: P@5 is {a_value} for A and {b_value} for B, so it tells them apart.")
-    page.get_by_role("button", name="Reset this example").click()
+    page.get_by_role("button", name="Reset", exact=True).click()
     expect(says).to_have_text(DEMOS["precision"].says)
 
 

@@ -36,6 +36,7 @@ def test_a_state_class_made_for_a_list_takes_its_length_and_missed_count_from_th
         "relevant": {"length": 30, "unjudged": True},
         "k": {"min": 1, "max": 30},
         "missed": {"min": 4, "max": 4},
+        "chart": {"options": ["by-k", "precision-recall"]},
     }
     state = made()
     assert state.k == 10 and state.n_relevant == 2 + 4
@@ -52,7 +53,7 @@ def test_a_figure_given_a_state_of_a_list_class_uses_that_class_for_its_limits_a
     made = BinaryState.for_list([True] * 20, missed=0, k=3)
     figure = BinaryFigure(state=made(k=7))
     assert figure.view.limits == made.limits()
-    assert figure.view.default == {"relevant": [True] * 20, "k": 3, "missed": 0}
+    assert figure.view.default == {"relevant": [True] * 20, "k": 3, "missed": 0, "chart": "by-k"}
     assert figure.view.state["k"] == 7
 
 
@@ -140,10 +141,104 @@ def test_opening_a_query_sends_that_query_in_full(workbench):
     assert workbench.view.detail == wb.query_of(workbench.evaluated, "g042")
 
 
-def test_what_if_changes_of_known_documents_are_kept(workbench):
+def changed(workbench, **message):
+    """The page sends one what-if change: returns the state Python keeps."""
+    workbench.view._handle_msg(message)
+    return workbench.state.to_dict()
+
+
+def test_what_if_changes_of_known_documents_are_kept_one_a_message(workbench):
     docid = wb.query_of(workbench.evaluated, "g002")["docs"][5]
-    kept = sent(workbench, query="g002", judgments={"g002": {docid: 3}}, orders={"g002": [list(range(30))[::-1], None]})
+    changed(workbench, type="judge", qid="g002", docid=docid, grade=3)
+    kept = changed(workbench, type="move", qid="g002", run=0, order=list(range(30))[::-1])
     assert kept["judgments"] == {"g002": {docid: 3}} and kept["orders"]["g002"][0][0] == 29
+    assert kept["orders"]["g002"][1] is None
+    kept = changed(workbench, type="judge", qid="g002", docid=docid, grade="qrels")
+    assert kept["judgments"] == {}
+    kept = changed(workbench, type="move", qid="g002", run=0, order=list(range(30)))  # the run's own order
+    assert kept["orders"] == {}
+
+
+def test_a_judgment_equal_to_the_qrels_grade_is_no_change(workbench):
+    detail = wb.query_of(workbench.evaluated, "g002")
+    judged = next(i for i, g in enumerate(detail["grades"]) if g is not None)
+    unjudged = next(i for i, g in enumerate(detail["grades"]) if g is None)
+    assert (
+        changed(workbench, type="judge", qid="g002", docid=detail["docs"][judged], grade=detail["grades"][judged])[
+            "judgments"
+        ]
+        == {}
+    )
+    assert changed(workbench, type="judge", qid="g002", docid=detail["docs"][unjudged], grade=None)["judgments"] == {}
+
+
+def test_undo_takes_back_every_change_of_one_query(workbench):
+    a, b = (wb.query_of(workbench.evaluated, q)["docs"][0] for q in ("g002", "g003"))
+    changed(workbench, type="judge", qid="g002", docid=a, grade=0)
+    changed(workbench, type="move", qid="g002", run=1, order=[1, 0, *range(2, 30)])
+    changed(workbench, type="judge", qid="g003", docid=b, grade=0)
+    kept = changed(workbench, type="undo", qid="g002")
+    assert kept["judgments"] == {"g003": {b: 0}} and kept["orders"] == {}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "judge", "qid": "no-such-query", "docid": "x", "grade": 1},
+        {"type": "judge", "qid": "g002", "docid": "not-a-document-of-g002", "grade": 1},
+        {"type": "judge", "qid": "g002", "docid": "DWG-0000-000", "grade": 1},
+        {"type": "judge", "qid": "g002", "docid": 7, "grade": 1},
+        {"type": "judge", "qid": "g002", "docid": "FIRST", "grade": 4},
+        {"type": "judge", "qid": "g002", "docid": "FIRST", "grade": -1},
+        {"type": "judge", "qid": "g002", "docid": "FIRST", "grade": True},
+        {"type": "judge", "qid": "g002", "docid": "FIRST", "grade": 1.5},
+        {"type": "move", "qid": "g002", "run": 0, "order": [0, 0, *range(2, 30)]},
+        {"type": "move", "qid": "g002", "run": 0, "order": list(range(29))},
+        {"type": "move", "qid": "g002", "run": 0, "order": list(range(31))},
+        {"type": "move", "qid": "g002", "run": 2, "order": None},
+        {"type": "move", "qid": "g002", "run": 0, "order": "reversed"},
+        {"type": "undo", "qid": 42},
+    ],
+)
+def test_a_what_if_change_that_is_not_this_datas_is_refused_and_the_page_shown_the_kept_state(workbench, bad):
+    if bad.get("docid") == "FIRST":
+        bad = {**bad, "docid": wb.query_of(workbench.evaluated, "g002")["docs"][0]}
+    before = workbench.state.to_dict()
+    assert changed(workbench, **bad) == before
+    assert workbench.view.state == before
+    assert workbench.view.status["kind"] == "error" and workbench.view.status["lines"][0].startswith(
+        "That change was not kept"
+    )
+
+
+def test_what_if_changes_are_kept_for_at_most_so_many_queries(workbench):
+    qids = workbench.evaluated.qids
+    reversed_top = list(range(30))[::-1]
+    for qid in qids[: MAX_WHATIF_QUERIES + 1]:
+        workbench._rate.tokens = 1  # one change a query, slower than the rate limit
+        changed(workbench, type="move", qid=qid, run=0, order=reversed_top)
+    assert list(workbench.state.orders) == list(qids[:MAX_WHATIF_QUERIES])
+    assert workbench.view.status["lines"] == [
+        f"That change was not kept: what-if changes are kept for {MAX_WHATIF_QUERIES} queries at most: undo one first."
+    ]
+
+
+def test_a_flood_of_what_if_changes_is_cut_to_the_rate_an_assessor_grades_at(workbench):
+    from explainer.workbench.rate_limit import BURST, PER_SECOND, RateLimit
+
+    now = [0.0]
+    workbench._rate = RateLimit(clock=lambda: now[0])
+    detail = wb.query_of(workbench.evaluated, "g002")
+    docs = [d for d, g in zip(detail["docs"], detail["grades"], strict=True) if g != 3]
+    assert len(docs) > BURST + PER_SECOND
+    for docid in docs:  # all at one instant: the burst is kept, the rest refused
+        changed(workbench, type="judge", qid="g002", docid=docid, grade=3)
+    assert len(workbench.state.judgments["g002"]) == BURST
+    assert workbench.view.status["lines"] == ["That change was not kept: more than 10 changes a second: slow down."]
+    now[0] += 1.0  # a second later, ten more
+    for docid in docs[BURST:]:
+        changed(workbench, type="judge", qid="g002", docid=docid, grade=3)
+    assert len(workbench.state.judgments["g002"]) == BURST + PER_SECOND
 
 
 @pytest.mark.parametrize(
@@ -151,29 +246,16 @@ def test_what_if_changes_of_known_documents_are_kept(workbench):
     [
         {"query": "no-such-query"},
         {"query": 42},
-        {"judgments": {"g002": {"not-a-document-of-g002": 1}}},
-        {"judgments": {"g002": {"DWG-0000-000": 1}}},
-        {"judgments": {"no-such-query": {}}},
+        {"judgments": {"g002": {"g002-doc": 1}}},
+        {"orders": {"g002": [list(range(30)), None]}},
         {"judgments": "g002"},
-        {"orders": {"g002": [[0, 0, 1], None]}},
-        {"orders": {"g002": [list(range(29)), None]}},
-        {"orders": {"g002": [None]}},
         {"run": 2},
         {"k": 0},
-        {"judgments": {q: {} for q in [f"g{i:03d}" for i in range(1, MAX_WHATIF_QUERIES + 2)]}},
     ],
 )
-def test_a_state_that_is_not_this_datas_is_refused_and_the_page_shown_the_kept_one(workbench, bad):
+def test_a_state_that_is_not_this_datas_or_that_carries_what_if_changes_is_refused(workbench, bad):
+    """What-if changes come one a message; a state that changes them is refused whole."""
     before = workbench.state.to_dict()
     kept = sent(workbench, **bad)
     assert kept == before
     assert workbench.view.state == before
-
-
-def test_a_grade_above_the_highest_is_refused(workbench):
-    detail = wb.query_of(workbench.evaluated, "g002")
-    before = workbench.state.to_dict()
-    assert sent(workbench, judgments={"g002": {detail["docs"][0]: 4}}) == before
-    assert sent(workbench, judgments={"g002": {detail["docs"][0]: None}})["judgments"] == {
-        "g002": {detail["docs"][0]: None}
-    }

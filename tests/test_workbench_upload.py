@@ -9,7 +9,6 @@ import gc
 import gzip
 import logging
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import pytrec_eval
@@ -21,7 +20,6 @@ from explainer.pages import ROUTES
 from explainer.server.config import ServerConfig, SessionTimes
 from explainer.server.serve import serve_pages
 from explainer.workbench import Workbench
-from explainer.workbench import view as view_module
 from explainer.workbench.upload import (
     CHUNK_BYTES,
     MAX_FILE_BYTES,
@@ -109,8 +107,18 @@ def drop(page, slot: str, name: str, content: bytes) -> None:
     )
 
 
+@pytest.fixture(scope="module")
+def fork_server():
+    """The test process's fork server started and its readers imported, once: a served session
+    starts it when it opens (upload_worker.warm), a page of the test's object server does not."""
+    from explainer.evaluation import DEFAULT_MEASURES
+    from explainer.workbench.upload_worker import Job, run_job
+
+    assert run_job(Job("qrels", "warm.qrels", b"q 0 d 1\n", {}, DEFAULT_MEASURES, 1)).ok
+
+
 @pytest.fixture
-def served(page, serve_object):
+def served(page, serve_object, fork_server):
     workbench = Workbench.golden()
     seen = watch_page(page)
     page.goto(serve_object(workbench))
@@ -125,7 +133,8 @@ def test_a_malformed_upload_names_each_bad_line_and_the_page_keeps_what_it_showe
     page, workbench = served
     drop(page, "qrels", "team.qrels", b"q1 0 d1 1\nq1 0 SECRET-DOC\nq1 0 d2 two\n")
     status = page.locator(".wb-status")
-    expect(status).to_have_attribute("data-kind", "error")
+    # Read in a worker process: the first upload of a process also waits for its fork server to start.
+    expect(status).to_have_attribute("data-kind", "error", timeout=30_000)
     expect(status.locator("p")).to_have_text(
         [
             "team.qrels, line 2: expected 4 fields: qid iter docid grade, found 3 fields",
@@ -141,7 +150,7 @@ def test_a_malformed_upload_names_each_bad_line_and_the_page_keeps_what_it_showe
 def test_uploaded_qrels_and_run_are_evaluated_as_trec_eval_does(served):
     page, workbench = served
     drop(page, "qrels", "team.qrels", SECRET_QRELS)
-    expect(page.locator(".wb-status")).to_contain_text("Still showing the earlier data: add baseline")
+    expect(page.locator(".wb-status")).to_contain_text("Still showing the earlier data: add baseline", timeout=30_000)
     expect(page.locator(".wb-count")).to_contain_text("100 queries")
     drop(page, "baseline", "team.run.gz", gzip.compress(SECRET_RUN))
     expect(page.locator(".wb-status")).to_contain_text("Showing your files.", timeout=30_000)
@@ -162,11 +171,6 @@ def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_pag
 ):
     shorter = SessionTimes(unused_session_lifetime_milliseconds=2_000, check_unused_sessions_milliseconds=500)
     monkeypatch.chdir(tmp_path)  # anything written to the working directory would show here
-    # This server's uploads get a reader thread of their own. The process's one reader
-    # (view.py's _READER) is shared by every in-process server of the run, and in CI's default
-    # run a job left on it by an earlier test kept this test's files at "Evaluating…" for 90 s
-    # (it passes alone and with the workbench's other files; the job is not found yet).
-    monkeypatch.setattr(view_module, "_READER", ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-upload"))
     port = free_port()
     caplog.set_level(logging.INFO)
     thread = serve_pages(ServerConfig(port, "127.0.0.1", sessions=shorter), threaded=True)
@@ -260,3 +264,27 @@ def test_an_id_longer_than_the_cap_is_refused_in_topics_too():
     with pytest.raises(UploadError) as caught:
         read_texts("topics.tsv", b"q1\tfine\n" + b"q" * 1025 + b"\ttoo long an id\n")
     assert caught.value.lines == ["topics.tsv, line 2: expected an id of at most 1,024 bytes"]
+
+
+@pytest.mark.browser
+def test_ids_from_a_file_are_shown_escaped_isolated_and_shortened_with_the_whole_id_in_their_title(served):
+    page, _ = served
+    long_qid = "q-" + "x" * 200 + "-end"
+    spoof = "doc\u202eexe.txt"
+    qrels = f"{long_qid} 0 {spoof} 1\n".encode()
+    run = f"{long_qid} Q0 {spoof} 1 1.0 tag\x1b[31m\n".encode()
+    drop(page, "qrels", "ids.qrels", qrels)
+    expect(page.locator(".wb-status")).to_contain_text("add baseline", timeout=30_000)
+    drop(page, "baseline", "ids\u202e.run", run)
+    expect(page.locator(".wb-status")).to_contain_text("Showing your files.", timeout=30_000)
+    qid = page.locator(".wb-row .wb-col-qid bdi")
+    expect(qid).to_have_count(1)
+    shown = qid.text_content()
+    assert len(shown) == 40 and shown.startswith("q-xxx") and shown.endswith("x-end") and "…" in shown
+    expect(qid).to_have_attribute("title", long_qid)
+    page.locator(".wb-row .wb-link").first.click()
+    docid = page.locator(".wb-list.wb-run-0 .wb-docid")
+    expect(docid).to_have_text("doc\\u202eexe.txt")
+    assert docid.evaluate("node => node.tagName") == "BDI"
+    # The run's file name, with its bidi control, in the line that names the files.
+    expect(page.locator(".wb-sources")).to_contain_text("run: ids\\u202e.run")

@@ -78,6 +78,8 @@ IMPORTED_MODULES = {
     "explainer/class-address": HERE / "class_address.js",
     "explainer/predict": HERE / "predict.js",
     "explainer/presenter": HERE / "presenter.js",
+    "explainer/theme": HERE / "theme.js",
+    "explainer/undo": HERE / "undo.js",
     "explainer/headline": HERE / "headline.js",
     "explainer/embedded": HERE / "embedded.js",
     "explainer/card": HERE / "card.js",

@@ -13,7 +13,7 @@ import {
 } from "explainer/metrics";
 import { createKChart, createPrChart } from "explainer/chart";
 import { drawMark, h, setText } from "explainer/dom";
-import { flaggedRanks, parseInteger, parseRankFlags } from "explainer/query";
+import { flaggedRanks, parseChoice, parseInteger, parseRankFlags } from "explainer/query";
 import { createCard } from "explainer/card";
 import { createStepper } from "explainer/controls";
 import { createRankedList } from "explainer/ranked-list";
@@ -23,21 +23,45 @@ import { cardTarget } from "explainer/predict";
 
 const f = formatNumber;
 
-/** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5. */
+/** The URL keys of this figure's state: relevant=2,3,5,8,11&missed=1&k=5, and chart=precision-recall for that view. */
 export function queryFields({ limits }) {
   return {
     relevant: (text, state) => ({ ...state, relevant: parseRankFlags(text, "relevant", limits.relevant.length) }),
     missed: (text, state) => ({ ...state, missed: parseInteger(text, "missed", limits.missed.min, limits.missed.max) }),
     k: (text, state) => ({ ...state, k: parseInteger(text, "k", limits.k.min, limits.k.max) }),
+    chart: (text, state) => ({ ...state, chart: parseChoice(text, "chart", limits.chart.options) }),
   };
 }
 
+// The chart a link opens with unless it says chart=precision-recall: by k, the one that moves k.
+const BY_K = "by-k";
+const PR = "precision-recall";
+
 export function toQuery(state) {
-  return [
+  const pairs = [
     ["relevant", flaggedRanks(state.relevant)],
     ["missed", String(state.missed)],
     ["k", String(state.k)],
   ];
+  if (state.chart === PR) pairs.push(["chart", PR]);
+  return pairs;
+}
+
+/**
+ * What to tell the reader when a flip from `before` to `after` moved R, which a flip keeps where it
+ * can (flip above), so that flipping back will not bring the numbers back: "" when R stayed. Only
+ * where the missed count is the reader's to change (`limits`): on a real query's list it is data, and
+ * R follows each judgment.
+ */
+export function flipRule(before, after, limits) {
+  if (limits.missed.min === limits.missed.max) return "";
+  const [r0, r1] = [readout(before).nRelevant, readout(after).nRelevant];
+  if (r0 === r1) return "";
+  const why =
+    r1 > r0
+      ? "no missed document was left to be the one now found"
+      : `the missed count was already at its limit, ${limits.missed.max}`;
+  return `R went from ${r0} to ${r1}: ${why}. Flipping it back keeps R = ${r1}; Undo returns to R = ${r0}.`;
 }
 
 /**
@@ -163,6 +187,7 @@ function createMissed(shell) {
     if (missed >= min && missed <= max) shell.commit({ ...state, missed });
   });
   const rows = h("div", "missed-rows");
+  const rule = createFlipRule(shell.limits);
   // Why R barely moves when a row is flipped: each click is another ranking of the same documents.
   const hint = h(
     "p",
@@ -172,6 +197,7 @@ function createMissed(shell) {
   box.append(stepper.el, rows, hint);
   return {
     el: box,
+    rule,
     update(missed) {
       stepper.set(missed, { canLess: missed > min, canMore: missed < max });
       while (rows.children.length > missed) rows.lastChild.remove();
@@ -182,6 +208,29 @@ function createMissed(shell) {
         row.append(h("span", "rl-rank", "–"), h("span", "rl-title", "Relevant document, not retrieved"), relevant);
         rows.append(row);
       }
+    },
+  };
+}
+
+/**
+ * Why a flip moved R (flipRule), shown in R@k's card, in view in presenter view too:
+ * `flipped(before, after)` before the flip is committed, `follow(state)` on every state drawn. It stays while the
+ * reader goes on flipping (flipping back is when it matters), and goes with any other change.
+ */
+function createFlipRule(limits) {
+  const el = h("p", "fig-hint flip-rule");
+  el.setAttribute("role", "status");
+  el.hidden = true;
+  let shownFor = null; // the state the rule speaks of
+  return {
+    el,
+    flipped(before, after) {
+      const text = flipRule(before, after, limits) || (before === shownFor ? el.textContent : "");
+      shownFor = text ? after : null;
+      setText(el, text);
+    },
+    follow(state) {
+      el.hidden = state !== shownFor;
     },
   };
 }
@@ -206,7 +255,12 @@ function build(shell) {
       marks.push(mark);
       button.append(h("span", "rl-rank", String(rank)), h("span", "rl-title", titles[rank - 1]), mark);
     },
-    onActivate: (rank) => commit(flip(shell.state(), rank, shell.limits)),
+    onActivate: (rank) => {
+      const before = shell.state();
+      const after = flip(before, rank, shell.limits);
+      missed.rule.flipped(before, after);
+      commit(after);
+    },
     onCutoff: (k) => commit({ ...shell.state(), k }),
   });
   titles.forEach((_, i) => list.describe(i + 1, `Rank ${i + 1}. Press to flip its relevance.`));
@@ -219,23 +273,11 @@ function build(shell) {
   const notice = h("p", "fig-notice");
   notice.hidden = true;
   panel.append(notice);
-  const cards = {};
-  for (const key of CARDS) {
-    const measure = model.measures[key];
-    const card = createCard(measure.name, { metric: key, blind: `Blind to: ${measure.blind_to}` });
-    const box = card.el;
-    box.tabIndex = 0;
-    const highlight = (on) => {
-      active = on ? key : null;
-      list.highlight(on && current ? current.uses[key] : []);
-    };
-    box.addEventListener("mouseenter", () => highlight(true));
-    box.addEventListener("focus", () => highlight(true));
-    box.addEventListener("mouseleave", () => highlight(false));
-    box.addEventListener("blur", () => highlight(false));
-    cards[key] = card;
-    panel.append(box);
-  }
+  const cards = createCards(model.measures, panel, (key) => {
+    active = key;
+    list.highlight(key && current ? current.uses[key] : []);
+  });
+  cards.recall.el.append(missed.rule.el); // beside R, in view wherever the teacher is
   const chart = createKChart({
     count: titles.length,
     label: "Cutoff k on the chart of P@k and R@k",
@@ -246,16 +288,13 @@ function build(shell) {
     onK: (k) => commit({ ...shell.state(), k }),
   });
   const prChart = createPrChart({ label: "Precision against recall at each k, with AP as a line" });
-  const charts = createChartViews(chart.el, prChart);
+  const charts = createChartViews(chart.el, prChart, (view) => commit({ ...shell.state(), chart: view }));
   const tour = createApTour(shell, () => current, (next) => shell.commit(next));
   shell.controls(tour.el);
   left.insertBefore(tour.status, list.el);
+  // Under the cards; presenting, beside them under the cards' two columns (binary.css).
+  panel.append(charts.el);
   shell.root.append(left, panel);
-  // Under the cards; presenting, under the list, so that the cards, which stay in view while the
-  // presenter scrolls the list, are never taller than a 720p screen.
-  const placeChart = () => (shell.frame.classList.contains("present") ? left : panel).append(charts.el);
-  new MutationObserver(placeChart).observe(shell.frame, { attributes: true, attributeFilter: ["class"] });
-  placeChart();
 
   // A reader's change ends a step-through; the steps' own changes do not.
   function commit(next) {
@@ -273,6 +312,8 @@ function build(shell) {
       setText(note, current.notes[key]);
     }
     notice.hidden = current.nRelevant > 0;
+    missed.rule.follow(state);
+    charts.show(state.chart ?? BY_K);
     setText(notice, current.nRelevant > 0 ? "" : "No relevant result exists, in the list or missed, so every measure is 0.");
     // The rows' marks, the missed rows and the charts of every k: drawn in the next animation
     // frame, before it paints the numbers (the last state's once, when several come in a frame).
@@ -295,7 +336,7 @@ function build(shell) {
     });
     const targets = CARDS.map((key) => cardTarget(key, cards[key], current.labels[key], current.values[key]));
     // "Every measure is 0", the chart of every k and the AP step's sums would give the answers away.
-    targets[0].hide.push(notice, charts.el, tour.status);
+    targets[0].hide.push(notice, charts.el, tour.status, missed.rule.el);
     shell.predict(targets);
     shell.say(current.announcement);
   }
@@ -303,35 +344,60 @@ function build(shell) {
 }
 
 /**
- * The two views of every k, one shown at a time: by k (a k control) or precision against recall
- * (AP as the mean of its terms, a 0 for each missed). Two pressed-or-not buttons switch them.
+ * The four cards, in `panel`: each one's ranks are highlighted (`highlight(key)`, null when none)
+ * while it is under the pointer or has the focus.
  */
-function createChartViews(byK, prChart) {
+function createCards(measures, panel, highlight) {
+  const cards = {};
+  for (const key of CARDS) {
+    const measure = measures[key];
+    const card = createCard(measure.name, { metric: key, blind: `Blind to: ${measure.blind_to}` });
+    const box = card.el;
+    box.tabIndex = 0;
+    box.addEventListener("mouseenter", () => highlight(key));
+    box.addEventListener("focus", () => highlight(key));
+    box.addEventListener("mouseleave", () => highlight(null));
+    box.addEventListener("blur", () => highlight(null));
+    cards[key] = card;
+    panel.append(box);
+  }
+  return cards;
+}
+
+/**
+ * The two views of every k, one shown at a time: by k (a k control) or precision against recall
+ * (AP as the mean of its terms, a 0 for each missed). Two pressed-or-not buttons switch them;
+ * the view is the state's `chart`, so a link keeps it: `choose(view)` commits a reader's choice.
+ */
+function createChartViews(byK, prChart, choose) {
   const pr = prChart.el;
   const el = h("div", "kchart-views");
   const switcher = h("div", "kchart-switch");
   switcher.setAttribute("role", "group");
   switcher.setAttribute("aria-label", "Chart of every k");
   const views = [
-    ["By k", byK],
-    ["Precision-recall", pr],
-  ].map(([name, view]) => {
+    ["By k", BY_K, byK],
+    ["Precision-recall", PR, pr],
+  ].map(([name, key, view]) => {
     const button = h("button", "kchart-switch-button", name);
     button.type = "button";
-    button.addEventListener("click", () => show(view));
+    button.addEventListener("click", () => choose(key));
     switcher.append(button);
-    return [button, view];
+    return [button, key, view];
   });
+  let current = null;
   function show(shown) {
-    for (const [button, view] of views) {
-      button.setAttribute("aria-pressed", String(view === shown));
-      view.hidden = view !== shown;
+    if (shown === current) return;
+    current = shown;
+    for (const [button, key, view] of views) {
+      button.setAttribute("aria-pressed", String(key === shown));
+      view.hidden = key !== shown;
     }
     prChart.shown();
   }
-  show(byK);
+  show(BY_K);
   el.append(switcher, byK, pr);
-  return { el };
+  return { el, show };
 }
 
 /**

@@ -39,9 +39,9 @@ TITLES = (
 
 
 class BinaryState(FigureState):
-    """What the reader of figure 1 changes: which ranks are relevant, the cutoff k, the missed count."""
+    """What the reader of figure 1 changes: which ranks are relevant, the cutoff k, the missed count, the chart shown."""
 
-    fields = ("relevant", "k", "missed")
+    fields = ("relevant", "k", "missed", "chart")
     # The article's list is all judged; a real query's list (for_list) marks a rank nobody judged
     # with None in ``relevant``: shown as unjudged, counted as not relevant, as trec_eval counts it.
 
@@ -53,6 +53,12 @@ class BinaryState(FigureState):
     k = Count(default=ARTICLE_K, bounds=(1, RESULT_COUNT), doc="The cutoff: the top k results count.")
     missed = Count(
         default=ARTICLE_MISSED, bounds=(0, RESULT_COUNT), doc="Relevant results that the list did not retrieve."
+    )
+    # Which chart of every k shows: part of the state, so that a teacher's link keeps it.
+    chart = param.Selector(
+        default="by-k",
+        objects=["by-k", "precision-recall"],
+        doc="The chart of every k: by k (it moves k) or precision against recall (AP as a mean).",
     )
 
     def flip(self, rank: int) -> None:
@@ -174,6 +180,7 @@ PAGE = FigurePage(
         UrlKey("relevant", "relevant ranks, comma-separated (empty for none)"),
         UrlKey("missed", "relevant documents the list missed, {missed[min]} to {missed[max]}"),
         UrlKey("k", "{k[min]} to {k[max]}"),
+        UrlKey("chart", "the chart of every k: `by-k` (the default, not written) or `precision-recall`"),
     ),
     example="relevant=2,3,5,8,11&missed=1&k=5",
     story_numbers=story_numbers,

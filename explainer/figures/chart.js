@@ -3,7 +3,7 @@
 // it, or the arrow keys move k, which the figure commits through its state like the list's
 // marker. The figure computes every value with metrics.js; the chart only draws them.
 import { formatNumber } from "explainer/metrics";
-import { h, setAttr, setText } from "explainer/dom";
+import { h, refocus, setAttr, setText } from "explainer/dom";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 360;
@@ -186,7 +186,8 @@ function createSeries(plot, key, series, count, { step, x }) {
 /**
  * The pointer moves k: a mouse or pen at once, a finger once it is known not to scroll the page,
  * on its first sideways move or when it lifts (a tap). A vertical swipe is the browser's
- * (touch-action: pan-y), which cancels it.
+ * (touch-action: pan-y), which cancels it. The chart takes the focus with no ring, which is for
+ * the keyboard (:focus-visible): the keys it then hears bring the ring back.
  */
 function followPointer(plot, move, nearest) {
   let finger = null; // { id, x, y } from a finger's touch until it moves sideways, lifts or scrolls
@@ -198,7 +199,7 @@ function followPointer(plot, move, nearest) {
       return;
     }
     event.preventDefault();
-    plot.focus({ preventScroll: true });
+    plot.focus({ preventScroll: true, focusVisible: false });
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointermove", (event) => {
@@ -207,14 +208,14 @@ function followPointer(plot, move, nearest) {
       const [dx, dy] = [Math.abs(event.clientX - finger.x), Math.abs(event.clientY - finger.y)];
       if (dx < 6 || dx < dy) return; // not yet a sideways drag
       finger = null;
-      plot.focus({ preventScroll: true });
+      plot.focus({ preventScroll: true, focusVisible: false });
     }
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointerup", (event) => {
     if (finger?.id !== event.pointerId) return;
     finger = null;
-    plot.focus({ preventScroll: true });
+    plot.focus({ preventScroll: true, focusVisible: false });
     move(nearest(event.clientX));
   });
   plot.addEventListener("pointercancel", () => (finger = null));
@@ -236,6 +237,8 @@ function stepKeys(plot, move, at, count) {
     const to = keySteps[event.key];
     if (!to) return;
     event.preventDefault();
+    // A pointer's focus had no ring; the keyboard's use shows it.
+    if (!plot.matches(":focus-visible")) refocus(plot);
     move(to());
   });
 }

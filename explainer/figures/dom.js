@@ -59,3 +59,12 @@ export function setText(node, text) {
 export function setAttr(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
+
+/**
+ * Show the focus ring of `node`, focused by a pointer with none (focus({ focusVisible: false })):
+ * the keyboard is in use now. (Focusing a focused element changes nothing, hence the blur.)
+ */
+export function refocus(node) {
+  node.blur();
+  node.focus({ preventScroll: true, focusVisible: true });
+}

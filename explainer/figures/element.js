@@ -43,7 +43,8 @@
      * <relevance-figure name="binary" state="relevant=2,3,5&k=4" theme="dark" caption="...">: one
      * figure in its own shadow root, as tall as its content. `state` takes the keys of the figure
      * page's URL, with the same notices for values it ignores; `theme` is light, dark or auto (the
-     * page's or the system's); `caption` replaces the figure's own caption ("" for none).
+     * host page's: furo's data-theme on <body> or the color-scheme around the tag, watched, else the
+     * system's); `caption` replaces the figure's own caption ("" for none).
      * `standalone` makes it the whole page (its title as the heading, state in the page URL,
      * presenter view), `on-page` has it follow the page URL's theme key, and `page-link` adds links
      * to the figure's own page in the reader's state: the exported pages use them. `predict` hides the
@@ -58,6 +59,7 @@
       static figures = Object.freeze(Object.keys(bundle.figures));
 
       #shell = null;
+      #unwatch = () => {}; // stops following the host page's theme (theme="auto")
       #urlQuery = null; // explainer/query: the notices of the page keys
       #query = null; // the figure's state as a query: (state) => text
       #receive = null;
@@ -75,6 +77,11 @@
       connectedCallback() {
         if (!this.shadowRoot) this.attachShadow({ mode: "open" });
         if (!this.#shell) this.#mount();
+        else this.#ask(this.#query(this.#shell.state()), false); // moved: follow its new host's theme
+      }
+
+      disconnectedCallback() {
+        this.#unwatch();
       }
 
       attributeChangedCallback(attribute, before, after) {
@@ -139,8 +146,12 @@
       #ask(search, opens = true) {
         if (!this.#shell) return; // a page of its own (the workbench) reads no state attribute
         const theme = this.getAttribute("theme") ?? "auto";
-        if (theme === "light" || theme === "dark") this.style.setProperty("--explainer-theme", theme);
-        else this.style.removeProperty("--explainer-theme");
+        const { setTheme, watchHostTheme } = load("explainer/theme");
+        this.#unwatch();
+        this.#unwatch = () => {};
+        // auto: the page around the tag, watched (furo's switch, a dark class), else the system.
+        if (theme === "light" || theme === "dark") setTheme(this, theme);
+        else this.#unwatch = watchHostTheme(this, (asked) => setTheme(this, asked));
         this.#shell.ask(search, this.#urlQuery.ignoredPageKeys(new URLSearchParams({ theme })), opens);
       }
 

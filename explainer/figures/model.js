@@ -8,11 +8,14 @@
  * listeners, as Panel does, with no onWrite. A click's write costs no more than storing a value.
  * Reading a property the view does not have throws, naming it: a module that works in Panel
  * only by luck of an undefined must fail here, loudly, not draw half a figure.
+ * `send_msg(message)`, Panel's message to Python, goes to `onMessage(message)`; with no Python
+ * (the tag, a saved workbench) there is none to hear it and the page does its own work.
  * `who` names the figure in those messages. Returns { model, receive(key, value) }.
  */
-export function createModel(who, values, onWrite) {
+export function createModel(who, values, onWrite, onMessage = () => {}) {
   const listeners = [];
   const target = {
+    send_msg: (message) => onMessage(message),
     on(keys, callback) {
       for (const key of [keys].flat()) {
         // Panel also sends lifecycle events (after_render, remove, msg:custom...); no figure uses them,

@@ -2,17 +2,6 @@
 import { settled } from "explainer/settled";
 import { PAGE_KEYS, queryText, stateFromQuery, tooLong } from "explainer/query";
 
-/**
- * Light or dark for the whole page, as its URL's theme key asks (auto, or no key: the system's
- * setting). The stylesheets read --explainer-theme for their color-scheme.
- */
-export function applyPageTheme(search) {
-  const theme = new URLSearchParams(search).get("theme");
-  const root = document.documentElement.style;
-  if (theme === "light" || theme === "dark") root.setProperty("--explainer-theme", theme);
-  else if (theme === "auto") root.removeProperty("--explainer-theme");
-}
-
 /** Put the state into the page URL (replacing, not adding, a history entry), keeping the page's own keys. */
 export const writeQuery = settled(120, (pairs) => {
   const params = new URLSearchParams(window.location.search);
@@ -40,15 +29,48 @@ export function stateFromPage(fields, base, maxLength) {
   return { state: structuredClone(base), ignored: [tooLong(Number(turnedAway[1]), maxLength)] };
 }
 
-/** Write a page key's "1" into the page URL (present=1, predict=1), or take the key away, keeping the rest. */
-export function setPageKey(key, on) {
+/**
+ * Write a page key into the page URL (present=1, predict=1, theme=dark), or take it away (false),
+ * keeping the rest of the address: true writes "1".
+ */
+export function setPageKey(key, value) {
   const params = new URLSearchParams(window.location.search);
-  if (on) params.set(key, "1");
-  else params.delete(key);
+  if (value === false) params.delete(key);
+  else params.set(key, value === true ? "1" : value);
   const query = queryText(params);
   try {
-    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`);
   } catch {
     // As in writeQuery: the mode still switches.
   }
+}
+
+// Where a page's history entry keeps the query it was first opened with.
+const OPENED = "explainerOpened";
+
+/**
+ * The query a page was opened with: the one its history entry keeps, once the page has rewritten
+ * its address (a reload, back and forward), else the address's own. A link typed or followed
+ * makes a new entry, which keeps its own.
+ */
+export function openingQuery(historyState, search) {
+  const kept = historyState?.[OPENED];
+  return typeof kept === "string" ? kept : search;
+}
+
+/** A history entry's state with `opening` kept in it beside what others keep there. */
+export function withOpening(historyState, opening) {
+  const others = historyState !== null && typeof historyState === "object" ? historyState : {};
+  return { ...others, [OPENED]: opening };
+}
+
+/** Keep the query this page was opened with in its history entry, where a reload finds it; returns it. */
+export function rememberOpening() {
+  const opening = openingQuery(window.history.state, window.location.search);
+  try {
+    window.history.replaceState(withOpening(window.history.state, opening), "", window.location.href);
+  } catch {
+    // A sandboxed frame may forbid it: Reset then returns to the address as it is at load.
+  }
+  return opening;
 }

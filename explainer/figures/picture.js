@@ -23,7 +23,8 @@ let pictureCount = 0; // each figure's fold has an id of its own on a page of se
 /** A file name for a figure's picture: its name and its state's URL keys, as "binary_relevant-2-3-5_k-4". */
 export function pictureName(className, pairs) {
   const figure = className.replace(/^fig-/, "");
-  const parts = pairs.map(([key, value]) => `${key}-${String(value).replace(/[^0-9A-Za-z.]+/g, "-").replace(/^-+|-+$/g, "")}`);
+  // Figure 1's chart view is named by shownView's suffix, as before it was in the link.
+  const parts = pairs.filter(([key]) => key !== "chart").map(([key, value]) => `${key}-${String(value).replace(/[^0-9A-Za-z.]+/g, "-").replace(/^-+|-+$/g, "")}`);
   return [figure, ...parts].join("_").slice(0, 120);
 }
 

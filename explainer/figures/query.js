@@ -81,11 +81,6 @@ export function ignoredPageKeys(search) {
 }
 
 /**
- * Light or dark for the whole page, as its URL's theme key asks (auto, or no key: the system's
- * setting). The stylesheets read --explainer-theme for their color-scheme.
- */
-
-/**
  * Read a figure's state from the URL query. `fields` maps each key to a function
  * (text, state) => new state, which throws Ignored for a bad value; they apply in
  * the order `fields` lists them, whatever the order in the URL. Returns the state

@@ -3,7 +3,7 @@
 // Rows are buttons (click, Enter or Space activates one); the marker sits between rows, is dragged
 // with the pointer or moved with the keyboard, and snaps to the boundaries 1..count. The figure
 // fills each row and decides what activation does.
-import { describedBy, h, setText } from "explainer/dom";
+import { describedBy, h, refocus, setText } from "explainer/dom";
 
 /**
  * Build the list. Options:
@@ -71,8 +71,9 @@ export function createRankedList({ count, label, cutoffName = "Cutoff k", maxK =
     const host = rows[Math.min(k, count) - 1];
     if (!host || marker.parentNode === host || marker.classList.contains("rl-dragging")) return;
     const hadFocus = marker.getRootNode().activeElement === marker;
+    const ring = marker.matches(":focus-visible"); // a keyboard's focus keeps its ring; a pointer's has none
     host.append(marker);
-    if (hadFocus) marker.focus({ preventScroll: true });
+    if (hadFocus) marker.focus({ preventScroll: true, focusVisible: ring });
   }
 
   // The marker sits between two rows: placed again when k changes, and when a row's height does
@@ -161,7 +162,7 @@ function dragMarker(marker, gutter, { move, nearest, followCutoff }) {
     target.addEventListener("pointerdown", (event) => {
       if (event.button !== 0 || (target === gutter && event.pointerType === "touch")) return;
       event.preventDefault();
-      marker.focus({ preventScroll: true });
+      marker.focus({ preventScroll: true, focusVisible: false }); // the ring is the keyboard's
       marker.setPointerCapture(event.pointerId);
       marker.classList.add("rl-dragging");
       move(nearest(event.clientY));
@@ -212,6 +213,8 @@ function stepMarker(marker, move, at, maxK) {
     const step = keySteps[event.key];
     if (!step) return;
     event.preventDefault();
+    // A pointer's focus had no ring; the keyboard's use shows it.
+    if (!marker.matches(":focus-visible")) refocus(marker);
     move(step());
   });
 }

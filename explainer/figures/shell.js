@@ -2,7 +2,9 @@
 import { h } from "explainer/dom";
 import { createAnnouncer } from "explainer/announcer";
 import { ignoredPageKeys, queryText, stateFromQuery } from "explainer/query";
-import { applyPageTheme, setPageKey, stateFromPage, writeQuery } from "explainer/page-url";
+import { rememberOpening, setPageKey, stateFromPage, writeQuery } from "explainer/page-url";
+import { applyPageTheme, createThemeSwitch, onThemeChange, themeOfQuery } from "explainer/theme";
+import { createUndo } from "explainer/undo";
 import { createPresenterToggle } from "explainer/presenter";
 import { createHeadline } from "explainer/headline";
 import { isEmbedded, reportHeight } from "explainer/embedded";
@@ -52,7 +54,8 @@ export function createQueryNotice() {
 
 /**
  * Mount a figure in `el`: its frame and caption, a header (the query, the figure's controls, its
- * tools, Reset and, on a page of its own, the presenter toggle), the notice of URL values it
+ * tools, Undo, Reset and, on the explainer's own pages, the presenter toggle and the light or dark
+ * switch), the notice of URL values it
  * ignored, a live region for screen readers, and the binding of its state to the model (and on
  * a page of its own, to the URL). `figure` gives what is the figure's own:
  *   className               the root's class, as "fig-binary"
@@ -76,11 +79,17 @@ export function mountFigure({ model, el }, figure) {
   let state;
   let opened = null; // the state the figure opened in, after its link's values
   let commit = null;
-  const { tools, reset, example, notice, announcer, predict, pictured, ...head } = createHead(model, figure, {
+  // A reader's change (a click, a key, Reset, a step of Play) goes through change(): Undo can take
+  // it back. A state from Python, or from a tag's new attribute, is not the reader's.
+  const { tools, undo, reset, example, notice, announcer, predict, pictured, ...head } = createHead(model, figure, {
     frame,
     root,
     embedded,
     state: () => state,
+    back: (previous) => {
+      onReset();
+      commit(previous);
+    },
   });
   const paint = createPaintQueue();
   const shell = {
@@ -91,9 +100,9 @@ export function mountFigure({ model, el }, figure) {
     head: head.el,
     notice: notice.el,
     controls: (...nodes) => tools.before(...nodes),
-    tools: (...nodes) => reset.before(...nodes),
+    tools: (...nodes) => undo.el.before(...nodes),
     state: () => state,
-    commit: (next) => commit(next),
+    commit: (next) => change(next),
     say: predict.say,
     predict: predict.targets,
     predicting: predict.set,
@@ -106,7 +115,7 @@ export function mountFigure({ model, el }, figure) {
   root.append(announcer.el);
 
   let heightChanged = () => {};
-  const links = model.page_link ? createPageLinks(root, model.page_link) : null;
+  const links = model.page_link ? createPageLinks(root, model.page_link, () => figure.toQuery(state, model)) : null;
   commit = bindState(model, (next) => {
     state = next;
     predict.follow(next);
@@ -117,28 +126,38 @@ export function mountFigure({ model, el }, figure) {
       heightChanged();
     });
   });
+  function change(next) {
+    if (JSON.stringify(next) !== JSON.stringify(state)) undo.push(state);
+    commit(next);
+  }
   const show = (asked, notes = []) => {
     notice.show([...asked.ignored, ...notes]);
     if (JSON.stringify(asked.state) !== JSON.stringify(state)) commit(asked.state);
   };
   // The Example button shows only where Reset does not go back to the article's example already.
   const showExample = () => {
-    example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
+    if (example) example.hidden = figure.reset?.to !== undefined || JSON.stringify(opened) === JSON.stringify(model.default);
   };
   if (model.standalone || model.on_page) applyPageTheme(window.location.search);
+  const fields = figure.queryFields(model);
   if (model.standalone) {
-    show(stateFromPage(figure.queryFields(model), model.state, model.max_query_length), ignoredPageKeys(window.location.search));
+    const base = model.state; // what a link's missing keys keep (showing the link changes model.state)
+    show(stateFromPage(fields, base, model.max_query_length), ignoredPageKeys(window.location.search));
+    // Reset goes back to the link the page was opened with, after a reload too (a class's lecture
+    // plan, issue #28, would hand its step here instead).
+    const opening = rememberOpening();
+    if (opening !== window.location.search) opened = stateFromQuery(opening, fields, base, model.max_query_length).state;
   }
-  opened = structuredClone(state);
+  opened ??= structuredClone(state);
   showExample();
   const { to = () => structuredClone(opened) } = figure.reset ?? {};
   reset.addEventListener("click", () => {
     onReset();
-    commit(to(state));
+    change(to(state));
   });
-  example.addEventListener("click", () => {
+  example?.addEventListener("click", () => {
     onReset();
-    commit(structuredClone(model.default));
+    change(structuredClone(model.default));
   });
   if (embedded) heightChanged = reportHeight(frame);
   /**
@@ -147,8 +166,11 @@ export function mountFigure({ model, el }, figure) {
    * unless `opens` is false (the same state asked again, as for a new theme).
    */
   shell.ask = (search, notes = [], opens = true) => {
-    show(stateFromQuery(search, figure.queryFields(model), model.default, model.max_query_length), notes);
-    if (opens) opened = structuredClone(state);
+    show(stateFromQuery(search, fields, model.default, model.max_query_length), notes);
+    if (opens) {
+      opened = structuredClone(state);
+      undo.clear();
+    }
     showExample();
   };
   paint.start();
@@ -175,12 +197,12 @@ function createFrame(model, figure, el, embedded) {
 }
 
 /**
- * The figure's header: the query, its tools (Reset, Example, Predict first, the picture buttons,
- * the presenter toggle, the class address), with the notice, the live region, the headline bar
+ * The figure's header: the query, its tools (Undo, Reset, Example, Predict first, the picture
+ * buttons, the presenter toggle, light or dark, the class address), with the notice, the live region, the headline bar
  * and the predict mode the shell hands the figure. `pictured` names the picture (null where the
  * page shows no picture buttons).
  */
-function createHead(model, figure, { frame, root, embedded, state }) {
+function createHead(model, figure, { frame, root, embedded, state, back }) {
   const head = h("div", "fig-head");
   if (model.query) {
     const query = h("p", "fig-query");
@@ -194,11 +216,18 @@ function createHead(model, figure, { frame, root, embedded, state }) {
   const reset = h("button", "fig-button fig-reset", label);
   reset.type = "button";
   reset.title = title;
-  const example = h("button", "fig-button fig-example", "Example");
-  example.type = "button";
-  example.title = "Back to the article's example";
-  example.hidden = true;
-  tools.append(reset, example);
+  const undo = createUndo(frame, back);
+  tools.append(undo.el, reset);
+  // Not in an embed, a frame or a writer's tag: it is the example its page teaches with.
+  const writersTag = !model.standalone && frame.getRootNode().host?.localName === "relevance-figure";
+  let example = null;
+  if (!embedded && !writersTag) {
+    example = h("button", "fig-button fig-example", "Example");
+    example.type = "button";
+    example.title = "Back to the article's example";
+    example.hidden = true;
+    tools.append(example);
+  }
   const notice = createQueryNotice();
   const announcer = createAnnouncer();
   const headline = createHeadline(root);
@@ -213,13 +242,17 @@ function createHead(model, figure, { frame, root, embedded, state }) {
   const pictured = pictures ? () => pictureName(figure.className, figure.toQuery(state(), model)) : null;
   if (pictures) tools.append(createPictureButtons(frame, pictured));
   if (model.standalone && !embedded) tools.append(createPresenterToggle(frame));
+  // Light or dark for the explainer's own pages, kept in their links (not in a writer's embed). Not
+  // on a phone's screen, where the header must stay two lines: a phone follows its system, or the link.
+  const phone = window.matchMedia("(max-width: 600px)").matches;
+  if (((model.standalone && !embedded) || model.on_page) && !phone) tools.append(createThemeSwitch());
   // Served for a class (--address): presenter view can show the address as a QR code.
   if (model.standalone && !embedded && model.class_address) {
     tools.append(createClassAddress(frame, model.class_address, model.class_address_qr));
   }
   head.append(tools);
   frame.prepend(headline.el); // outside the grid, so that it can stay in view over the whole figure
-  return { el: head, tools, reset, example, notice, announcer, predict, pictured };
+  return { el: head, tools, undo, reset, example, notice, announcer, predict, pictured };
 }
 
 /**
@@ -255,19 +288,27 @@ function createPaintQueue() {
 
 /**
  * On the story page: links to the figure's own page and its presenter view, carrying the state
- * the reader has brought the figure to.
+ * the reader has brought the figure to and the page's theme. `pairs()` is the state's.
  */
-function createPageLinks(root, pageLink) {
+function createPageLinks(root, pageLink, pairs) {
   const el = h("p", "figure-links");
   const own = h("a", "", "This figure on its own page");
   const present = h("a", "", "Presenter view");
   el.append(own, " · ", present);
   root.append(el);
-  return {
-    update(pairs) {
-      const query = queryText(new URLSearchParams(pairs));
-      own.href = `${pageLink}?${query}`;
-      present.href = `${pageLink}?${query}&present=1`;
-    },
+  const update = (state = pairs()) => {
+    own.href = figureLink(pageLink, state, window.location.search);
+    present.href = figureLink(pageLink, state, window.location.search, true);
   };
+  onThemeChange(() => update());
+  return { update };
+}
+
+/** A link to a figure's page in a state (its [key, value] pairs), keeping the theme of the page it is on (`search`). */
+export function figureLink(pageLink, pairs, search, present = false) {
+  const params = new URLSearchParams(pairs);
+  const theme = themeOfQuery(search);
+  if (theme) params.set("theme", theme);
+  if (present) params.set("present", "1");
+  return `${pageLink}?${queryText(params)}`;
 }

@@ -115,7 +115,7 @@ export function render(view) {
     className: "fig-which",
     queryFields,
     toQuery,
-    reset: { label: "Reset this example", title: "The chosen measure's two lists, as they start", to: (state) => demoState(state.measure, demos) },
+    reset: { label: "Reset", title: "The chosen measure's two lists, as they start", to: (state) => demoState(state.measure, demos) },
     build,
   });
 }

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
+
+from explainer.server.headers import content_security_policy
+from explainer.server.limiters import RateLimit
+
+# Wrong guesses a client may make (a burst, then one every few seconds), and the whole server:
+# a class of 300 behind one address mistyping at the start of a lesson fits in the burst, while a
+# script gets a few thousand guesses an hour, against some 8 x 10^14 codes of the made ones.
+WRONG_GUESSES_PER_CLIENT = (30, 1 / 2)
+WRONG_GUESSES_IN_ALL = (100, 2.0)
+# Every wrong guess waits this long before its answer: a person does not mind, a script in a
+# loop is slowed (and scripts in parallel meet the limits above).
+WRONG_GUESS_WAIT_S = 1.0
 
 
 class AccessCode:
@@ -13,8 +26,11 @@ class AccessCode:
     The code is asked for once, in a form of its own (never in a URL, which logs and browser
     histories keep); a right one sets a cookie holding an HMAC of the code under a key made
     here, valid until the server stops (made before ``--num-procs`` forks, so every process
-    takes the same cookie). A wrong one waits a second before the form comes back. Scripts and
-    stylesheets stay public: they are Bokeh's and Panel's own. The code itself is not kept.
+    takes the same cookie). A wrong one waits a second before the form comes back; past
+    ``WRONG_GUESSES_PER_CLIENT`` for a client or ``WRONG_GUESSES_IN_ALL`` for the server (each a
+    burst, then so many a second) a guess is not even compared: it gets a 429 that says how long
+    to wait. Scripts and stylesheets stay public: they are Bokeh's and Panel's own. The code
+    itself is not kept.
     """
 
     COOKIE = "explainer-access"
@@ -22,6 +38,8 @@ class AccessCode:
     def __init__(self, code: str | None = None):
         self.key = secrets.token_bytes(32)
         self.digest: str | None = self._digest_of(code) if code else None
+        self.per_client = RateLimit(*WRONG_GUESSES_PER_CLIENT)
+        self.in_all = RateLimit(*WRONG_GUESSES_IN_ALL)
 
     def _digest_of(self, code: str) -> str:
         return hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest()
@@ -32,24 +50,49 @@ class AccessCode:
         given = handler.get_cookie(self.COOKIE) or ""
         return hmac.compare_digest(given.encode("ascii", "replace"), self.digest.encode("ascii"))
 
-    def ask(self, handler, wrong: bool = False) -> None:
+    def ask(self, handler, wrong: bool = False, wait_s: float = 0.0) -> None:
+        """Answer with the form: 401, 403 after a wrong code, 429 with ``wait_s`` after too many."""
         from html import escape
 
-        handler.set_status(403 if wrong else 401)
+        handler.set_status(429 if wait_s else 403 if wrong else 401)
         handler.set_header("Content-Type", "text/html; charset=utf-8")
         handler.set_header("Cache-Control", "no-store")
-        note = "<p role='alert'>That is not the code. Ask the person who started the server.</p>" if wrong else ""
+        # No script, not framable: a page of another site cannot dress the form up.
+        handler.set_header("Content-Security-Policy", content_security_policy(None, "", None))
+        if wait_s:
+            seconds = max(1, math.ceil(wait_s))
+            handler.set_header("Retry-After", str(seconds))
+            note = f"<p role='alert'>Too many wrong codes from here: try again in {seconds} s.</p>"
+        elif wrong:
+            note = "<p role='alert'>That is not the code. Ask the person who started the server.</p>"
+        else:
+            note = ""
         handler.finish(ACCESS_PAGE.format(note=note, action=escape(handler.request.path, quote=True)))
 
-    async def check(self, handler) -> None:
+    def guess_wait(self, client: str) -> float:
+        """The seconds ``client`` must wait before its next guess is compared (asked once refused: at least 1 ms)."""
+        return max(self.per_client.wait(client), self.in_all.wait(""), 1e-3)
+
+    async def check(self, handler, client: str = "") -> None:
+        """The form's answer from ``client`` (``clients.client_of``): the cookie and the page for
+        the right code, the form again after a wait for a wrong one, a 429 past the limits."""
         import asyncio
 
         if self.digest is None:
             return handler.redirect(handler.request.path, status=303)
+        # Each guess takes its place in both limits before it is compared (guesses sent all at once
+        # must not all pass a check made before any of them counted); a right one gives it back.
+        if not self.per_client.allow(client):
+            return self.ask(handler, wait_s=self.guess_wait(client))
+        if not self.in_all.allow(""):
+            self.per_client.give_back(client)
+            return self.ask(handler, wait_s=self.guess_wait(client))
         code = handler.get_body_argument("code", default="")[:200].strip()
         if not hmac.compare_digest(self._digest_of(code).encode("ascii"), self.digest.encode("ascii")):
-            await asyncio.sleep(1.0)  # a guesser gets one try a second
+            await asyncio.sleep(WRONG_GUESS_WAIT_S)
             return self.ask(handler, wrong=True)
+        self.per_client.give_back(client)
+        self.in_all.give_back("")
         handler.set_cookie(self.COOKIE, self.digest, httponly=True, samesite="Strict", path="/")
         handler.redirect(handler.request.path, status=303)
 

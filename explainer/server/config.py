@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from explainer.server.access_code import AccessCode
+from explainer.server.clients import Network
+from explainer.server.tokens import new_secret
 
 # The Tornado application setting that holds a server's ``ServerConfig``.
 SETTING = "explainer"
@@ -47,6 +50,26 @@ class Limits:
     # (``workbench/upload.py``): a MiB as base64, 1,398,104 characters. Its websocket alone takes
     # messages this long (``ServerConfig.upload_page``).
     max_upload_message_bytes: int = 2 * 1024 * 1024
+    # Per client (``clients.client_of``), so that one address cannot take the server from the
+    # rest, while a class of 300 phones behind one address (a school's NAT, or every request
+    # through one proxy without --trusted-proxy) still fits: each phone may keep three pages open
+    # (1,000 websockets), the whole class may open a page at the same moment (a burst of 300 new
+    # sessions), and then each phone a new page every minute (5 a second). A light page's session
+    # costs about 0.16 MB, so a client's most is some 160 MB.
+    max_websockets_per_client: int = 1_000
+    new_sessions_burst: int = 300
+    new_sessions_per_second: float = 5.0
+    # The workbench's page (a Panel page) makes its session with the page, which takes the server's
+    # thread about a second (golden set, a load of 15 on 2 cores) while every click waits: a
+    # client may open 30 at once, then one a second (a team's few readers reloading it, and a
+    # test suite's). It is not a class's page: served to the network without an access code it
+    # is the golden set only.
+    workbench_sessions_burst: int = 30
+    workbench_sessions_per_second: float = 1.0
+    # New sessions are made one at a time, this long apart, whoever asks: a class arriving at once,
+    # or a flood, leaves the clicks of those already in a gap between two (a figure's session takes
+    # some 10 to 30 ms to make; a light page works before its session is there).
+    session_gap_s: float = 0.02
 
     @property
     def http_server_options(self) -> dict[str, float]:
@@ -98,6 +121,12 @@ class ServerConfig:
     address: str
     # Hosts (and ports) whose pages' websockets are accepted besides this server's own names.
     allow_origins: tuple[str, ...] = ()
+    # A reverse proxy's public names (HOST[:PORT]), answered besides this server's own (``hosts.py``).
+    public_hosts: tuple[str, ...] = ()
+    # The hosts whose pages may frame the story and the figure pages (HOST[:PORT]); none: any page.
+    framed_by: tuple[str, ...] = ()
+    # The reverse proxies whose X-Forwarded-For names the client (``clients.client_of``).
+    trusted_proxies: tuple[Network, ...] = ()
     prefix: str = ""
     num_procs: int = 1
     pages: Mapping[str, Callable] = field(default_factory=dict)
@@ -107,6 +136,9 @@ class ServerConfig:
     upload_page: str = "/evaluate"
     limits: Limits = Limits()
     sessions: SessionTimes = SessionTimes()
+    # What sessions are signed with (Bokeh's ``sign_sessions``): made with the configuration, so
+    # before ``--num-procs`` forks, and every process takes every page's token.
+    session_secret: bytes = field(default_factory=new_secret, repr=False)
 
     def message_limit(self, route: str) -> int:
         """The longest websocket message the page at ``route`` may send (Tornado closes a longer one, 1009, unread)."""
@@ -120,6 +152,13 @@ class ServerConfig:
         from explainer.pages import ROUTES
 
         return frozenset(route for route in ROUTES if route not in self.pages and route != self.upload_page)
+
+    @functools.cached_property
+    def host_rule(self):
+        """Which Host headers this server answers (``hosts.HostRule``), or None for any."""
+        from explainer.server.hosts import host_rule
+
+        return host_rule(self)
 
     @property
     def websocket_origins(self) -> list[str]:
@@ -136,5 +175,13 @@ def config_of(application) -> ServerConfig:
     return application.settings.get(SETTING) or OTHER_SERVERS
 
 
-# What a Panel server of this process that ``serve_pages`` did not start is held to: the defaults.
-OTHER_SERVERS = ServerConfig(port=0, address="")
+# What a Panel server of this process that ``serve_pages`` did not start is held to: the defaults,
+# but no per-client limit and no Host check (the tests' object server, which lends a Panel page a
+# test, on 127.0.0.1, many a second).
+OTHER_SERVERS = ServerConfig(
+    port=0,
+    address="",
+    limits=Limits(
+        max_websockets_per_client=sys.maxsize, new_sessions_burst=sys.maxsize, workbench_sessions_burst=sys.maxsize
+    ),
+)

@@ -9,8 +9,9 @@ its Tornado application's settings.
   with the long request lines the explainer lets in, 50 ms a time, so a client that sent such a
   line a byte at a time held every reader.
 - A request with more than ``Limits.max_header_count`` header fields gets a 431 before any
-  handler sees it (Panel and Bokeh match each header against a list: 40,000 of them took 35 s).
-- No response names the server (``NoServerHeader``).
+  handler sees it (Panel and Bokeh match each header against a list: 40,000 of them took 35 s),
+  and one whose ``Host`` is not a name of this server a 421 (``hosts.py``: DNS rebinding).
+- No response names the server, and every one carries ``headers.EVERY_RESPONSE`` (``ResponseHeaders``).
 - ``--num-procs``: see ``processes.fork_serving_processes``.
 """
 
@@ -24,6 +25,8 @@ from tornado.iostream import IOStream, UnsatisfiableReadError
 from tornado.web import OutputTransform
 
 from explainer.server.config import config_of
+from explainer.server.headers import EVERY_RESPONSE
+from explainer.server.logs import Throttled, shorten
 from explainer.server.processes import fork_serving_processes
 
 # What Tornado reads a request's headers up to (tornado.http1connection).
@@ -106,21 +109,48 @@ class RequestStream(IOStream):
         return end
 
 
-class HeaderCount(httputil.HTTPMessageDelegate):
-    """Answers a request with more than ``max_count`` header fields with a 431, in place of the application."""
+# A refused Host is logged once, then at most once a minute (a rebinding page may send thousands).
+_HOST_REFUSALS = Throttled()
 
-    def __init__(self, delegate, connection, max_count: int):
+
+def host_refusal_text(host: str) -> str:
+    """What a request for another ``Host`` is told, and the log says: the option that would allow it."""
+    return (
+        f"this server does not answer to the host {shorten(host, 100)!r}; if that is its public name "
+        f"(a reverse proxy's), serve with --public-host {shorten(host, 100)}"
+    )
+
+
+class HeaderCount(httputil.HTTPMessageDelegate):
+    """Answers a request with more than ``max_count`` header fields with a 431, and one whose Host
+    ``host_rule`` (``hosts.HostRule``, None for any) does not allow with a 421, in place of the application."""
+
+    def __init__(self, delegate, connection, max_count: int, host_rule=None):
         self.delegate, self.connection, self.max_count, self.refused = delegate, connection, max_count, False
+        self.host_rule = host_rule
 
     def headers_received(self, start_line, headers):
-        if not too_many_header_fields(headers, self.max_count):
-            return self.delegate.headers_received(start_line, headers)
+        if too_many_header_fields(headers, self.max_count):
+            return self._refuse(431, "Request Header Fields Too Large", f"at most {self.max_count} header fields")
+        host = headers.get("Host", "")
+        if self.host_rule is not None and not self.host_rule.allows(host):
+            text = host_refusal_text(host)
+            _HOST_REFUSALS.warn("host", "Refused a request for another host: %s", text)
+            return self._refuse(421, "Misdirected Request", text)
+        return self.delegate.headers_received(start_line, headers)
+
+    def _refuse(self, status: int, reason: str, text: str) -> None:
         self.refused = True
-        reason = "Request Header Fields Too Large"
-        body = f"{reason}: at most {self.max_count} header fields\n".encode()
+        body = f"{reason}: {text}\n".encode()
         self.connection.write_headers(
-            httputil.ResponseStartLine("HTTP/1.1", 431, reason),
-            httputil.HTTPHeaders({"Content-Type": "text/plain", "Content-Length": str(len(body))}),
+            httputil.ResponseStartLine("HTTP/1.1", status, reason),
+            httputil.HTTPHeaders(
+                {
+                    "Content-Type": "text/plain; charset=utf-8",
+                    "Content-Length": str(len(body)),
+                    **EVERY_RESPONSE,
+                }
+            ),
             body,
         )
         self.connection.finish()
@@ -142,8 +172,12 @@ class ExplainerHTTPServer(HTTPServer):
     """Tornado's HTTPServer with ``RequestStream`` connections, ``HeaderCount`` first, and our processes."""
 
     @property
+    def config(self):
+        return config_of(self.request_callback)  # the Tornado application it serves
+
+    @property
     def limits(self):
-        return config_of(self.request_callback).limits  # the Tornado application it serves
+        return self.config.limits
 
     def handle_stream(self, stream, address):
         if type(stream) is IOStream:  # a plain TCP connection, not yet read from
@@ -153,7 +187,7 @@ class ExplainerHTTPServer(HTTPServer):
 
     def start_request(self, server_conn, request_conn):
         delegate = super().start_request(server_conn, request_conn)
-        return HeaderCount(delegate, request_conn, self.limits.max_header_count)
+        return HeaderCount(delegate, request_conn, self.limits.max_header_count, self.config.host_rule)
 
     def start(self, num_processes: int | None = 1, max_restarts: int | None = None) -> None:
         if num_processes != 1:
@@ -161,9 +195,12 @@ class ExplainerHTTPServer(HTTPServer):
         super().start(1)
 
 
-class NoServerHeader(OutputTransform):
-    """Leaves out the Server header, in which Tornado names itself and its version."""
+class ResponseHeaders(OutputTransform):
+    """Leaves out the Server header, in which Tornado names itself and its version, and adds
+    ``headers.EVERY_RESPONSE`` (nosniff, no referrer)."""
 
     def transform_first_chunk(self, status_code, headers, chunk, finishing):
         headers.pop("Server", None)
+        for name, value in EVERY_RESPONSE.items():
+            headers[name] = value
         return status_code, headers, chunk

@@ -42,3 +42,28 @@ def shorten_long_log_messages() -> None:
 
     shortened.shortens = True
     logging.setLogRecordFactory(shortened)
+
+
+class Throttled:
+    """A warning logged the first time, then at most once every ``every_s`` seconds per kind, with the
+    count of those left unlogged: a flood of refused connections, each a new handler, logs a line a
+    minute, not a line each."""
+
+    def __init__(self, every_s: float = REFUSAL_LOG_EVERY_S, clock=None):
+        import time
+
+        self.every_s, self.clock = every_s, clock or time.monotonic
+        self._next: dict[str, float] = {}
+        self._unlogged: dict[str, int] = {}
+
+    def warn(self, kind: str, message: str, *args) -> bool:
+        """Log ``message % args`` unless a line of ``kind`` was logged less than ``every_s`` ago; whether it was logged."""
+        now = self.clock()
+        if now < self._next.get(kind, 0.0):
+            self._unlogged[kind] = self._unlogged.get(kind, 0) + 1
+            return False
+        unlogged = self._unlogged.pop(kind, 0)
+        since = f" ({unlogged} more like it since the last such line)" if unlogged else ""
+        log.warning(message + "%s; logged at most every %.0f s", *args, since, self.every_s)
+        self._next[kind] = now + self.every_s
+        return True

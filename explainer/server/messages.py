@@ -21,6 +21,8 @@ from explainer.server.mirror import LIGHT_PULL, states_reply
 MAX_STATE_DEPTH = 4
 # The kinds of message an upload's pieces are (``workbench/upload.py``).
 UPLOAD_MESSAGES = frozenset({"start", "chunk", "end"})
+# The kinds of what-if change the workbench's page sends, one a message (``workbench/what_if.py``).
+WHAT_IF_MESSAGES = frozenset({"judge", "move", "undo"})
 
 
 class Refusal(Exception):
@@ -78,26 +80,30 @@ def describe(event: Any) -> str:
 
 
 class PageModels(NamedTuple):
-    """What a page's document lets a browser change: figures' states and views that take uploads."""
+    """What a page's document lets a browser change: figures' states, views that take uploads,
+    and workbench views (which take what-if changes)."""
 
     states: dict[str, frozenset[str]]  # a figure's state model's id -> the state's fields
     uploads: frozenset[str]  # the ids of views that take uploads (their ``uploads`` is true)
+    workbenches: frozenset[str] = frozenset()  # the ids of views with an ``uploads`` property at all
 
 
 def page_models(document) -> PageModels:
     """The figures' state models in a session's document (their ids and their states' fields),
-    and its views that take uploads."""
+    its views that take uploads, and its workbench views."""
     from panel.models.esm import ReactiveESM
 
-    states, uploads = {}, set()
+    states, uploads, workbenches = {}, set(), set()
     for model in document.models:
         data = getattr(model, "data", None) if isinstance(model, ReactiveESM) else None
         state = getattr(data, "state", None)
         if isinstance(state, dict):
             states[data.id] = frozenset(state)
+            if getattr(data, "uploads", None) is not None:
+                workbenches.add(model.id)
             if getattr(data, "uploads", False) is True:
                 uploads.add(model.id)
-    return PageModels(states, frozenset(uploads))
+    return PageModels(states, frozenset(uploads), frozenset(workbenches))
 
 
 def page_events(content: Any, models: PageModels, ready_seen: bool) -> tuple[list, list[str]]:
@@ -135,17 +141,18 @@ def page_events(content: Any, models: PageModels, ready_seen: bool) -> tuple[lis
             dropped.append("a state that is not a figure's")
         elif event == DOCUMENT_READY and not (ready_seen or ready):
             ready.append(copy.deepcopy(DOCUMENT_READY))
-        elif (piece := upload_event(event, models.uploads)) is not None:
+        elif (piece := upload_event(event, models)) is not None:
             pieces.append(piece)
         else:
             dropped.append(describe(event))
     return ready + pieces + list(last.values()), dropped
 
 
-def upload_event(event: Any, uploads: frozenset[str]) -> dict | None:
-    """A piece of an upload as Panel's ``model.send_msg`` sends it, rebuilt, or None for anything else:
-    a "data_event" of a view in ``uploads`` whose data is a plain map with a ``type`` of
-    ``UPLOAD_MESSAGES`` (the workbench checks the rest: ``upload.Inbox``)."""
+def upload_event(event: Any, models: PageModels) -> dict | None:
+    """A piece of an upload or a what-if change as Panel's ``model.send_msg`` sends it, rebuilt, or
+    None for anything else: a "data_event" whose data is a plain map with a ``type`` of
+    ``UPLOAD_MESSAGES`` from a view in ``models.uploads``, or of ``WHAT_IF_MESSAGES`` from one in
+    ``models.workbenches`` (the workbench checks the rest: ``upload.Inbox``, ``what_if``)."""
     if not (
         isinstance(event, dict)
         and set(event) == {"kind", "msg_type", "msg_data"}
@@ -160,9 +167,13 @@ def upload_event(event: Any, uploads: frozenset[str]) -> dict | None:
     entries = dict(values["entries"]) if is_map(values) and len(values.get("entries", [])) == 2 else {}
     model, message = entries.get("model"), entries.get("data")
     model_id = model.get("id") if isinstance(model, dict) and len(model) == 1 else None
-    if model_id not in uploads or not (is_map(message) and is_plain(message)):
+    if not (is_map(message) and is_plain(message)):
         return None
-    if dict(message.get("entries", [])).get("type") not in UPLOAD_MESSAGES:
+    kind = dict(message.get("entries", [])).get("type")
+    if not (
+        (kind in UPLOAD_MESSAGES and model_id in models.uploads)
+        or (kind in WHAT_IF_MESSAGES and model_id in models.workbenches)
+    ):
         return None
     return {
         "kind": "MessageSent",

@@ -9,8 +9,8 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     """Start Panel's server as ``config`` says; returns the server (running in a thread if ``threaded``).
 
     ``show`` opens a browser on the story. Only the pages are served (no admin page, no
-    autoreload, no static directories, no /components/ files, no autoload.js), websockets are
-    accepted only from this host and from ``config.allow_origins``, a browser's requests and
+    autoreload, no static directories, no /components/ files, no autoload.js), sessions are
+    signed, websockets are accepted only from this host and from ``config.allow_origins``, a browser's requests and
     messages are held to ``config.limits``, and the session of a page that is gone is freed
     within ``config.sessions``' times (see README "Serving safely").
     """
@@ -18,7 +18,7 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     from tornado.web import ErrorHandler
 
     from explainer.pages import TITLES, routes
-    from explainer.server.http_server import NoServerHeader
+    from explainer.server.http_server import ResponseHeaders
     from explainer.server.logs import shorten_long_log_messages
     from explainer.server.patches import use_explainer_handlers, use_explainer_http_server
     from explainer.server.sessions import session_of
@@ -30,7 +30,7 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     if not threaded:  # the server has the process to itself (a test's server does not)
         _freeze_what_every_session_shares(served, config)
     return pn.serve(
-        {route: session_of(build) for route, build in served.items()},
+        {route: session_of(build, config.trusted_proxies) for route, build in served.items()},
         port=config.port,
         address=config.address,
         websocket_origin=config.websocket_origins,
@@ -53,8 +53,13 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
         # copies every request header and cookie into it unless told which (an empty list: none).
         include_headers=[],
         include_cookies=[],
-        # Tornado names itself and its version in a Server header on every response.
-        transforms=[NoServerHeader],
+        # Signed sessions: a token made by hand, for any session id or expiry, opens none. The
+        # secret is the configuration's, made before --num-procs forks (tokens.py).
+        sign_sessions=True,
+        secret_key=config.session_secret,
+        # Tornado names itself and its version in a Server header on every response; every
+        # response says nosniff and no-referrer (headers.py).
+        transforms=[ResponseHeaders],
         # Bokeh passes keywords it does not know to Tornado's application settings, where our
         # handlers and HTTP server read this server's configuration (``config.config_of``).
         **{SETTING: config},

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from explainer.server.clients import client_of_request
 from explainer.server.memory import release_memory_soon
 
+# The document attribute that names the session's client (``clients.client_of``), for the pages'
+# own per-client limits (the workbench's uploads, ``workbench/upload_budget.py``).
+CLIENT = "explainer_client"
 
-def session_of(build):
-    """``build`` as a served page: with a notice when the connection drops, and only local stylesheets."""
+
+def session_of(build, trusted_proxies=()):
+    """``build`` as a served page: with a notice when the connection drops, only local stylesheets,
+    and the client it was opened by (behind ``trusted_proxies``, the one they name)."""
 
     def session():
         import panel as pn
@@ -29,6 +35,9 @@ def session_of(build):
         # Panel points its stylesheets at this server only for a session made by a page request;
         # one made by its websocket (under --num-procs, on another process) would load them from its CDN.
         request = doc.session_context.request
+        tornado_request = getattr(request, "_request", None)
+        if tornado_request is not None and hasattr(tornado_request, "remote_ip"):
+            setattr(doc, CLIENT, client_of_request(tornado_request, trusted_proxies))
         if request is not None and request.path.endswith("/ws"):
             doc._template_variables["dist_url"] = f"{state.rel_path}/{LOCAL_DIST}" if state.rel_path else LOCAL_DIST
         return build()

@@ -10,6 +10,13 @@ and extends it:
   applies it, and no message longer than the page's ``ServerConfig.message_limit``.
 - A handshake no page makes (no session token, one that does not read) is closed with the
   code ``bad-handshake`` and one short log line, not a traceback.
+- A token is checked before anything parses it (``tokens.py``), and opens one websocket at a
+  time: one too long, not signed by this server, or whose session has an open websocket closes
+  the connection with a short code (``token-too-long``, ``bad-token``, ``token-in-use``).
+- A client (``clients.py``) may hold ``Limits.max_websockets_per_client`` websockets at once
+  and make new sessions at ``Limits.new_sessions_*`` (``guards.py``); past them it is closed with
+  ``too-many-websockets`` or ``too-many-sessions``. Refusals of a handshake are logged in one
+  line per kind, then at most one a minute.
 - With an access code, it opens only for a browser that gave it.
 """
 
@@ -22,9 +29,11 @@ from panel.io.server import WSHandler
 from tornado.web import HTTPError
 
 from explainer.server.config import config_of
+from explainer.server.guards import client_of, guards_of
 from explainer.server.logs import log, shorten
 from explainer.server.messages import PageMessages
 from explainer.server.origins import is_allowed_origin
+from explainer.server.tokens import token_refusal
 
 
 class ExplainerWSHandler(PageMessages, WSHandler):
@@ -54,12 +63,82 @@ class ExplainerWSHandler(PageMessages, WSHandler):
         )
         return False
 
+    _client: str | None = None  # the client whose websocket count this connection holds
+    _session_id: str | None = None  # the session it holds in use
+
     def open(self, *args, **kwargs):
         self.set_nodelay(True)
+        refusal = self._handshake_refusal()
+        if refusal is not None:
+            return self._refuse_handshake(refusal)
         try:
             return super().open(*args, **kwargs)
         except (ProtocolError, ValueError, KeyError, TypeError) as refused:
-            # A handshake no page makes (no "bokeh" subprotocol, a token that does not read):
-            # Bokeh raises, and Tornado would log a whole traceback for each one.
-            self._refuse_connection("bad-handshake", f"{type(refused).__name__}: {refused}")
+            # A handshake no page makes (no "bokeh" subprotocol, an expired token): Bokeh raises,
+            # and Tornado would log a whole traceback for each one.
+            self._refuse_handshake("bad-handshake", f"{type(refused).__name__}: {refused}")
             return None
+
+    def _handshake_refusal(self) -> str | None:
+        """Why this websocket is refused before Bokeh reads its token, or None: the token (its
+        length, its signature, its first use), then the client's websockets and new sessions."""
+        from bokeh.util.token import get_session_id
+
+        app = self.application
+        token = self._token
+        refusal = token_refusal(token, app.secret_key if app.sign_sessions else None)
+        if refusal is not None:
+            return refusal
+        guards = guards_of(app)
+        try:
+            session_id = get_session_id(token)
+        except Exception:  # an unsigned server's token that does not read
+            return "bad-token"
+        if session_id in guards.in_use:
+            return "token-in-use"
+        client = client_of(self)
+        if not guards.websockets.take(client):
+            return "too-many-websockets"
+        self._client = client
+        if not self._session_exists(session_id) and not guards.new_sessions.allow(client):
+            return "too-many-sessions"
+        guards.in_use.add(session_id)
+        self._session_id = session_id
+        return None
+
+    async def _async_open(self, token: str) -> None:
+        # A new session is made in its turn (``Limits.session_gap_s``); the clicks of open pages go between.
+        if self._session_id is not None and not self._session_exists(self._session_id):
+            async with guards_of(self.application).session_turns.turn():
+                return await super()._async_open(token)
+        return await super()._async_open(token)
+
+    def _session_exists(self, session_id: str) -> bool:
+        try:
+            self.application_context.get_session(session_id)
+        except ProtocolError:
+            return False
+        return True
+
+    def _refuse_handshake(self, code: str, detail: str = "") -> None:
+        """Close with ``code``, logged once per kind and then at most once a minute (a flood of them is one line a minute)."""
+        self._closing = True
+        guards_of(self.application).refusals.warn(
+            code,
+            "Closed the websocket of %s on %s: %s%s",
+            client_of(self),
+            shorten(self.request.path, 100),
+            code,
+            f" ({shorten(detail)})" if detail else "",
+        )
+        self.close(1008, code)
+
+    def on_close(self) -> None:
+        guards = guards_of(self.application)
+        if self._client is not None:
+            guards.websockets.give_back(self._client)
+            self._client = None
+        if self._session_id is not None:
+            guards.in_use.discard(self._session_id)
+            self._session_id = None
+        return super().on_close()

@@ -88,6 +88,24 @@ def evaluate_loaded(loaded: Loaded, **compare_options: Any) -> Evaluated:
     return Evaluated(loaded, evaluations, comparison)
 
 
+def evaluate_files(
+    files: dict[str, tuple[str, Any]], measures: tuple[Measure, ...], relevance_level: int, **compare_options: Any
+) -> Evaluated | None:
+    """The uploaded ``files`` (by slot: ``(name, what was read)``) evaluated, or None until they
+    hold judgments and a baseline; ``ValueError`` when they do not go together."""
+    if "qrels" not in files or "baseline" not in files:
+        return None
+    loaded = Loaded(
+        qrels=files["qrels"][1],
+        runs=tuple(files[slot][1] for slot in ROLES if slot in files),
+        topics=files.get("topics", (None, {}))[1],
+        documents=files.get("documents", (None, {}))[1],
+        measures=measures,
+        relevance_level=relevance_level,
+    )
+    return evaluate_loaded(loaded, **compare_options)
+
+
 def max_grade(qrels: Qrels) -> int:
     """The highest grade the figures offer: the qrels' highest, and at least figure 2's 3."""
     return max(MAX_GRADE, int(qrels.grade.max()) if len(qrels.grade) else 0)
@@ -163,6 +181,15 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
         "qrels_source": loaded.qrels.source,
         "titles": bool(loaded.documents),
     }
+
+
+def page_table(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
+    """``table_of`` with what the page adds to draw it: the conventions and each run's means."""
+    table = table_of(evaluated, figure_depth)
+    table["conventions"] = {c.key: {"gain": c.gain, "ideal": c.ideal, "cut": c.cut} for c in conventions.CONVENTIONS}
+    for run in table["runs"]:
+        run["means"] = [float(np.mean(v)) if len(v) else 0.0 for v in run["values"]]
+    return table
 
 
 def query_of(evaluated: Evaluated, qid: str, figure_depth: int = FIGURE_DEPTH, k: int = DEFAULT_K) -> dict:
@@ -268,7 +295,9 @@ __all__ = [
     "FIGURE_DEPTH",
     "Evaluated",
     "Loaded",
+    "evaluate_files",
     "evaluate_loaded",
+    "page_table",
     "query_of",
     "table_of",
 ]

@@ -1,6 +1,7 @@
 // Where the two runs differ most: every query's difference, sorted, with the queries lost most, won most.
 import { h } from "explainer/dom";
 import { button, section, signed, svg } from "explainer/workbench-elements";
+import { idNode } from "explainer/workbench-ids";
 
 const DIFFER_SHOWN = 5; // queries listed as lost most and won most
 
@@ -52,7 +53,8 @@ export function createDiffer(open, choose) {
         const ul = h("ul", "wb-query-list");
         for (const i of picks) {
           const li = h("li");
-          const b = button(`${qids[i]} ${signed(delta[i])}`, "wb-link");
+          const b = button("", "wb-link");
+          b.append(idNode(qids[i]), ` ${signed(delta[i])}`);
           b.dataset.qid = qids[i];
           b.addEventListener("click", () => open(qids[i]));
           li.append(b);

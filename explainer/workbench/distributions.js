@@ -2,6 +2,7 @@
 import { median } from "explainer/metrics";
 import { h } from "explainer/dom";
 import { button, f4, section, svg } from "explainer/workbench-elements";
+import { idNode } from "explainer/workbench-ids";
 
 const LOWEST_SHOWN = 3; // lowest queries named under each distribution
 
@@ -38,7 +39,8 @@ export function createDistributions(open) {
             captionLines.push(`${run.role === "run" ? "" : `${run.role}: `}mean ${f4(mean)}, median ${f4(mid)}, ${zeros} at 0`);
             for (const i of order.slice(0, LOWEST_SHOWN)) {
               const li = h("li");
-              const b = button(`${table.qids[i]} ${f4(values[i])}`, "wb-link");
+              const b = button("", "wb-link");
+              b.append(idNode(table.qids[i]), ` ${f4(values[i])}`);
               b.dataset.qid = table.qids[i];
               b.addEventListener("click", () => open(table.qids[i]));
               li.append(table.runs.length === 2 ? h("span", `wb-run-tag wb-run-${r}`, run.role) : "", b);

@@ -1,6 +1,7 @@
 // How the workbench writes its parts: numbers to four places, run names, buttons, sections, SVG nodes.
 import { formatNumber } from "explainer/metrics";
 import { h } from "explainer/dom";
+import { shownId } from "explainer/workbench-ids";
 
 export const f4 = (x) => formatNumber(x, 4);
 export const signed = (x) => `${x >= 0 ? "+" : "−"}${f4(Math.abs(x))}`;
@@ -12,10 +13,10 @@ export function svg(tag, attrs = {}) {
   return node;
 }
 
-/** A run as the page names it: its role, and its own name when that says more. */
+/** A run as the page names it: its role, and its own name (escaped, shortened) when that says more. */
 export function runLabel(run) {
-  if (run.role === "run") return run.name;
-  return run.name === run.role ? run.role : `${run.role}: ${run.name}`;
+  if (run.role === "run") return shownId(run.name);
+  return run.name === run.role ? run.role : `${run.role}: ${shownId(run.name)}`;
 }
 
 export function button(text, className = "wb-button") {

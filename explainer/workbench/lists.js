@@ -1,6 +1,7 @@
 // One query's two ranked lists: grades from the qrels, what-if grade menus, where each document sits in the other run.
 import { h, setText } from "explainer/dom";
 import { button, runLabel } from "explainer/workbench-elements";
+import { idNode, shownId } from "explainer/workbench-ids";
 import { gradesWith, rankedDocs } from "explainer/workbench-values";
 
 export const SHOWN_AT_ONCE = 50; // rows of a ranked list shown before "Show more"
@@ -34,10 +35,10 @@ export function drawLists({ lists, missedLine }, view) {
       else if (grade >= table.relevance_level) li.classList.add("is-relevant");
       if (changed) li.classList.add("is-whatif");
       const name = h("span", "wb-doc");
-      name.append(h("span", "wb-docid", detail.docs[d]));
+      name.append(idNode(detail.docs[d], "wb-docid"));
       if (detail.titles.length && detail.titles[d]) name.append(h("span", "wb-doc-title", detail.titles[d]));
       const select = h("select", "wb-grade");
-      select.setAttribute("aria-label", `Grade of ${detail.docs[d]}, rank ${i + 1}${changed ? " (what-if)" : ""}`);
+      select.setAttribute("aria-label", `Grade of ${shownId(detail.docs[d])}, rank ${i + 1}${changed ? " (what-if)" : ""}`);
       const options = [["", "unjudged"], ...Array.from({ length: maxGrade + 1 }, (_, g) => [String(g), `grade ${g}`])];
       for (const [value, text] of options) select.append(Object.assign(h("option", "", text), { value }));
       select.value = grade === null ? "" : String(grade);

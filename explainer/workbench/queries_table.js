@@ -1,6 +1,7 @@
 // Every query in a table that draws only the rows in view, sorted by any column, searched by id or text.
 import { h, setText } from "explainer/dom";
 import { button, f4, section, signed } from "explainer/workbench-elements";
+import { idNode } from "explainer/workbench-ids";
 
 const ROW_HEIGHT = 36; // px: the queries table draws only the rows in view, each this tall
 
@@ -131,7 +132,8 @@ function rowOf(table, columns, i, at, { open, current, live }) {
     const cell = h("div", `wb-cell ${column.className}`);
     cell.setAttribute("role", "cell");
     if (c === 0) {
-      const b = button(column.text(i), "wb-link");
+      const b = button("", "wb-link");
+      b.append(idNode(table.qids[i]));
       b.addEventListener("click", () => open(table.qids[i]));
       cell.append(b);
     } else {

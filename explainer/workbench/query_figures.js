@@ -4,6 +4,7 @@ import { createModel } from "explainer/model";
 import { render as renderBinary } from "explainer/binary";
 import { render as renderConventions } from "explainer/conventions";
 import { button, f4 } from "explainer/workbench-elements";
+import { escaped, shownId } from "explainer/workbench-ids";
 import { figureStates, gradesWith } from "explainer/workbench-values";
 
 /**
@@ -16,6 +17,7 @@ export function createQueryFigures(model, view) {
   const figureNote = h("p", "wb-note wb-figure-note");
   const figures = h("div", "wb-figures");
   let mounted = {}; // the figures on show: { binary, binaryKey, conventions, convKey }
+  let chart = "by-k"; // figure 1's chart view, the reader's choice: no what-if change moves it
 
   function draw() {
     const { table, detail, state, whatIf, change, setJudgments, setOrder } = view;
@@ -30,12 +32,13 @@ export function createQueryFigures(model, view) {
     }
     setText(figureNote, figureNoteText(view, r, spec));
     const states = figureStates(detail, r, whatIf(), state.k, table.relevance_level);
+    states.binary.chart = chart;
     const binaryLimits = { ...spec.binary.limits, missed: { min: states.binary.missed, max: states.binary.missed } };
     const convLimits = { ...spec.conventions.limits, missed_grades: { ...spec.conventions.limits.missed_grades, length: states.conventions.missed_grades.length } };
     const order = whatIf().orders[r];
     const docs = detail.runs[r].docs.slice(0, spec.depth);
-    const titleOf = (d) => (detail.titles[d] ? `${detail.docs[d]}: ${detail.titles[d]}` : detail.docs[d]);
-    const shared = { ...model.figure_data, max_query_length: model.max_query_length, query: detail.text || detail.qid, caption: "" };
+    const titleOf = (d) => (detail.titles[d] ? `${shownId(detail.docs[d])}: ${escaped(detail.titles[d])}` : shownId(detail.docs[d]));
+    const shared = { ...model.figure_data, max_query_length: model.max_query_length, query: detail.text ? escaped(detail.text) : shownId(detail.qid), caption: "" };
     // Figure 1 shows titles by rank, so a move mounts it again; the conventions figure moves its
     // own rows. A missed count that changed (a document judged below the top list) changes limits.
     const binaryKey = JSON.stringify([state.query, r, order, binaryLimits.missed]);
@@ -47,7 +50,10 @@ export function createQueryFigures(model, view) {
         const flips = next.relevant.flatMap((flag, i) => (flag !== prev.relevant[i] ? [[docsNow[i], flag]] : []));
         if (flips.length) setJudgments(flips, "flag");
         else if (next.k !== prev.k) change((s) => ({ ...s, k: next.k }));
-        else refresh();
+        else {
+          chart = next.chart;
+          refresh();
+        }
       });
       mounted.binaryKey = binaryKey;
     } else {
@@ -71,7 +77,7 @@ export function createQueryFigures(model, view) {
     // The state asked for now: a commit that changes nothing of the query puts the figure back.
     function refresh() {
       const again = figureStates(view.detail, r, view.whatIf(), view.state.k, view.table.relevance_level);
-      mounted.binary?.push(again.binary);
+      mounted.binary?.push({ ...again.binary, chart });
       mounted.conventions?.push(again.conventions);
     }
   }

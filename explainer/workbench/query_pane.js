@@ -1,6 +1,7 @@
 // One query in full: its values, the terms behind them, its two lists, the figures on them, with what-if changes.
-import { h, setText } from "explainer/dom";
+import { h } from "explainer/dom";
 import { button } from "explainer/workbench-elements";
+import { escaped, idNode } from "explainer/workbench-ids";
 import { judged } from "explainer/workbench-values";
 import { drawQueryValues } from "explainer/workbench-query-values";
 import { drawTerms } from "explainer/workbench-terms";
@@ -9,9 +10,11 @@ import { createQueryFigures } from "explainer/workbench-query-figures";
 
 /**
  * The pane of the open query. `change(edit)` commits the workbench's state as `edit` changes a
- * copy of it; `close()` closes the query. Returns { el, focus(), show(table, detail, state, live) }.
+ * copy of it; `whatIf(edit, changes)` commits a what-if edit with the messages that say it to
+ * Python, one change each (workbench/what_if.py); `close()` closes the query. Returns { el,
+ * focus(), show(table, detail, state, live) }.
  */
-export function createQueryPane(model, { change, close }) {
+export function createQueryPane(model, { change, whatIf: commitWhatIf, close }) {
   const el = h("section", "wb-section wb-query");
   el.hidden = true;
   const heading = h("h2", "wb-heading");
@@ -54,6 +57,7 @@ export function createQueryPane(model, { change, close }) {
     },
     whatIf,
     change,
+    commitWhatIf,
     setJudgments: (changes, as) => judge(view, changes, as),
     setOrder: (r, order) => reorder(view, r, order),
   };
@@ -61,11 +65,14 @@ export function createQueryPane(model, { change, close }) {
   el.append(headRow, loading, valuesTable, terms, lists, missedLine, ...figures.parts);
 
   undo.addEventListener("click", () =>
-    change((s) => {
-      delete s.judgments[s.query];
-      delete s.orders[s.query];
-      return s;
-    }),
+    commitWhatIf(
+      (s) => {
+        delete s.judgments[s.query];
+        delete s.orders[s.query];
+        return s;
+      },
+      [{ type: "undo", qid: state.query }],
+    ),
   );
 
   function whatIf() {
@@ -90,7 +97,7 @@ export function createQueryPane(model, { change, close }) {
       if (!state.query) return;
       if (opened) shownRows = [SHOWN_AT_ONCE, SHOWN_AT_ONCE];
       const i = table.index.get(state.query);
-      setText(heading, `${state.query}${table.texts.length && table.texts[i] ? `: ${table.texts[i]}` : ""}`);
+      heading.replaceChildren(idNode(state.query), table.texts.length && table.texts[i] ? `: ${escaped(table.texts[i])}` : "");
       detail = nextDetail;
       loading.hidden = Boolean(detail);
       for (const part of [valuesTable, terms, lists, missedLine, ...figures.parts]) part.hidden = !detail;
@@ -110,21 +117,32 @@ export function createQueryPane(model, { change, close }) {
 
 /** What-if judgments of documents of the open query (`changes`: [doc, grade or flag], `as` which), through the pane's `view`. */
 function judge(view, changes, as) {
-  view.change((s) => {
-    const next = judged(view.detail, s.judgments[s.query] ?? {}, changes, as, view.table.relevance_level);
+  const { detail, state } = view;
+  const next = judged(detail, state.judgments[state.query] ?? {}, changes, as, view.table.relevance_level);
+  const messages = judgeMessages(detail, state.query, changes, next);
+  view.commitWhatIf((s) => {
     if (Object.keys(next).length) s.judgments[s.query] = next;
     else delete s.judgments[s.query];
     return s;
+  }, messages);
+}
+
+/** One message per document judged: its what-if grade, or "qrels" for the files' own again. */
+export function judgeMessages(detail, qid, changes, next) {
+  return changes.map(([doc]) => {
+    const docid = detail.docs[doc];
+    return { type: "judge", qid, docid, grade: Object.hasOwn(next, docid) ? next[docid] : "qrels" };
   });
 }
 
 /** A what-if order of run r's top list for the open query (none when it is the run's own). */
 function reorder(view, r, order) {
-  view.change((s) => {
+  const own = order.every((d, i) => d === i);
+  view.commitWhatIf((s) => {
     const orders = s.orders[s.query] ?? [null, null];
-    orders[r] = order.every((d, i) => d === i) ? null : order;
+    orders[r] = own ? null : order;
     if (orders.some(Boolean)) s.orders[s.query] = orders;
     else delete s.orders[s.query];
     return s;
-  });
+  }, [{ type: "move", qid: view.state.query, run: r, order: own ? null : order }]);
 }

@@ -44,8 +44,9 @@ export function createUpload(model, statusBox) {
   }
 
   // A file goes in pieces, each sent when the server has the one before: the page shows how far
-  // it is, and no message is larger than upload_limits.chunk_bytes of the file. Files chosen while
-  // one is on its way wait their turn (qrels and a run may be dropped back to back).
+  // it is, and no message is larger than upload_limits.chunk_bytes of the file. The server answers
+  // its end once it has read the file; files chosen meanwhile wait their turn (qrels and a run may
+  // be dropped back to back), as the server takes one file at a time from a page.
   let queue = Promise.resolve();
   function send(slot, file) {
     queue = queue.then(() => sendNow(slot, file));
@@ -65,16 +66,18 @@ export function createUpload(model, statusBox) {
         statusBox.show({ kind: "busy", lines: [`Sending ${file.name}…`], done: i, total: pieces });
         await request({ type: "chunk", slot, index: i, data: toBase64(bytes) });
       }
-      model.send_msg({ type: "end", slot });
     } catch (error) {
       statusBox.show({ kind: "error", lines: [`${file.name} did not arrive: ${error.message}`] });
+      return;
     }
+    // What the server made of the file, each bad line named, is in its status; the answer only says it is done.
+    await request({ type: "end", slot }).catch(() => {});
   }
 
   // One message, then wait for the server's answer to it.
   let waiting = null;
   model.on("msg:custom", (msg) => {
-    if (!waiting) return;
+    if (!waiting || !msg.upload) return;
     const { resolve, reject } = waiting;
     waiting = null;
     if (msg.ok) resolve();

@@ -233,3 +233,10 @@ def read_texts(name: str, raw: bytes) -> dict[str, str]:
     if not out:
         raise UploadError([f"{name}: expected lines of an id, a tab, then the text; found none"])
     return out
+
+
+def read_upload(slot: str, name: str, raw: bytes, progress=None):
+    """An uploaded file read for its slot: ``Qrels``, ``Run`` or a dict of texts; ``UploadError`` if it cannot be."""
+    if slot in ("topics", "documents"):
+        return read_texts(name, raw)
+    return read_judgments_or_run(name, raw, slot, progress)

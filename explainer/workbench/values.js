@@ -107,7 +107,7 @@ export function figureStates(detail, r, whatIf, k, level) {
   outside.sort((a, b) => b - a);
   const cutoff = Math.min(Math.max(k, 1), depth);
   return {
-    binary: { relevant, k: cutoff, missed: nRelevant - relevant.filter((r) => r === true).length },
+    binary: { relevant, k: cutoff, missed: nRelevant - relevant.filter((r) => r === true).length, chart: "by-k" },
     conventions: { grades: docs.map((d) => grades[d]), order, k: cutoff, missed_grades: outside },
   };
 }

@@ -5,45 +5,43 @@ The browser view (``workbench.js``) draws everything from plain data (``data.tab
 query's two lists carry figure 1 and the conventions figure, mounted from their own modules
 with the states their own state classes made. What the reader changes (the open query, the
 cutoff, what-if judgments and moves) is the ``WorkbenchState``, sent to Python and checked
-there against the data like any figure's state. Uploads arrive as messages (``upload.py``).
+there against the data like any figure's state; what-if changes come one a message
+(``what_if.py``), at most ``rate_limit.PER_SECOND`` a second. Uploads arrive as messages
+(``upload.py``), are held within the process's budget (``upload_budget.py``) and are read in a
+worker process (``upload_worker.py``), which also builds the queries table as JSON text: the
+server's thread only hands it on.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import panel as pn
 import param
 from tornado.ioloop import IOLoop
 
-from explainer.catalog.conventions import CONVENTIONS, DEFAULT_CONVENTION
+from explainer.catalog.conventions import DEFAULT_CONVENTION
 from explainer.evaluation import DEFAULT_MEASURES, Measure, Qrels, Run
 from explainer.figures.base import HERE as FIGURES
 from explainer.figures.base import IMPORTED_MODULES, Figure, FigureState, FigureView, import_map, module_source
 from explainer.figures.binary import BinaryView
 from explainer.figures.conventions import ConventionsView
 from explainer.figures.params import Count
-from explainer.workbench import data
+from explainer.workbench import data, upload_worker
 from explainer.workbench.data import Evaluated, Loaded
-from explainer.workbench.upload import (
-    CHUNK_BYTES,
-    MAX_FILE_BYTES,
-    MAX_UNPACKED_BYTES,
-    Inbox,
-    UploadError,
-    read_judgments_or_run,
-    read_texts,
-)
+from explainer.workbench.rate_limit import RateLimit
+from explainer.workbench.upload import CHUNK_BYTES, MAX_FILE_BYTES, MAX_UNPACKED_BYTES, Inbox, UploadError
+from explainer.workbench.upload_budget import BUDGET, BudgetRefused
+from explainer.workbench.what_if import CHANGES, MAX_WHATIF_QUERIES, KnownDocuments, WhatIfRefused, apply_change
 
 HERE = Path(__file__).resolve().parent
 
-MAX_WHATIF_QUERIES = 50
-"""What-if changes are kept for at most this many queries at once (a reader explores a few)."""
+__all__ = ["MAX_WHATIF_QUERIES", "Workbench", "WorkbenchState", "WorkbenchView"]
 
 
 class WorkbenchState(FigureState):
@@ -69,7 +67,10 @@ class WorkbenchState(FigureState):
 class WorkbenchView(FigureView):
     """The workbench in the browser: the queries, their measures, and one query in full."""
 
-    table = param.Dict(default={}, doc="The queries table and the comparison (data.table_of).")
+    table_text = param.String(
+        default="",
+        doc="The queries table and the comparison (data.page_table), as JSON text made off the page's thread.",
+    )
     details = param.Dict(default={}, doc="Queries in full, by qid, sent with the page (all of them in a saved file).")
     detail = param.Dict(default={}, doc="The last query asked for in full (data.query_of), sent when asked.")
     status = param.Dict(default={}, doc="What the page is doing or what went wrong: {kind, lines, done, total}.")
@@ -90,6 +91,7 @@ class WorkbenchView(FigureView):
         "explainer/conventions": FIGURES / "conventions.js",
         "explainer/workbench-values": HERE / "values.js",
         "explainer/workbench-elements": HERE / "elements.js",
+        "explainer/workbench-ids": HERE / "ids.js",
         "explainer/workbench-live": HERE / "live.js",
         "explainer/workbench-status": HERE / "status.js",
         "explainer/workbench-upload": HERE / "upload.js",
@@ -115,14 +117,19 @@ class WorkbenchView(FigureView):
         self._on_message = None
         super().__init__(**params)
 
+    @property
+    def table(self) -> dict:
+        """The queries table as the page reads it (``table_text`` parsed)."""
+        return json.loads(self.table_text) if self.table_text else {}
+
     def _handle_msg(self, data: Any) -> None:
         if self._on_message is not None:
             self._on_message(data)
 
 
-# Uploaded files are read and evaluated on this thread, not on the server's, which answers every
-# session's clicks: reading a large run takes seconds. One at a time, whichever session sent it.
-_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="explainer-upload")
+# Each upload's worker process is waited for on one of these threads, never on the server's,
+# which answers every session's clicks. Uploads of other sessions are read meanwhile.
+_WAITING = ThreadPoolExecutor(max_workers=upload_worker.WORKERS, thread_name_prefix="explainer-upload")
 
 
 class Workbench(Figure):
@@ -164,8 +171,10 @@ class Workbench(Figure):
             loaded = load(qrels, run, run2, topics, documents, measures, relevance_level)
             evaluated = data.evaluate_loaded(loaded, **self.compare_options)
         self._inbox = Inbox()
+        self._ticket = None  # this session's place in the upload budget, while a file arrives or is read
         self._files: dict[str, Any] = {}
-        self._lock = threading.Lock()  # guards _files, written on the reader's thread
+        self._lock = threading.Lock()  # guards _files, written on a waiting thread
+        self._rate = RateLimit()
         self.view.uploads = uploads
         self.view.upload_limits = {
             "max_file_bytes": MAX_FILE_BYTES,
@@ -173,6 +182,11 @@ class Workbench(Figure):
             "chunk_bytes": CHUNK_BYTES,
         }
         self.view._on_message = self._message
+        doc = pn.state.curdoc
+        if uploads and doc is not None and doc.session_context is not None:
+            # In a served session, never before the server forks its processes (--num-procs): a
+            # fork server is its process's own.
+            upload_worker.warm()
         self.state.param.watch(self._opened, "query")
         self._show(evaluated)
 
@@ -186,13 +200,12 @@ class Workbench(Figure):
         """What the workbench shows: the files, their evaluations and their comparison."""
         return self._evaluated
 
-    def _show(self, evaluated: Evaluated) -> None:
+    def _show(self, evaluated: Evaluated, table_text: str = "") -> None:
         self._evaluated = evaluated
+        self._known = KnownDocuments(evaluated, self.figure_depth)
         self._cache: dict[str, dict] = {}
-        table = data.table_of(evaluated, self.figure_depth)
-        table["conventions"] = {c.key: {"gain": c.gain, "ideal": c.ideal, "cut": c.cut} for c in CONVENTIONS}
-        for run in table["runs"]:
-            run["means"] = [float(np.mean(v)) if len(v) else 0.0 for v in run["values"]]
+        if not table_text:
+            table_text = json.dumps(data.page_table(evaluated, self.figure_depth), separators=(",", ":"))
         ndcg = next((m for m in evaluated.evaluations[0].measures if m.key == "ndcg"), None)
         self.view.figure_data = {
             **self.view.figure_data,
@@ -201,7 +214,7 @@ class Workbench(Figure):
         self.state.param.update(query="", run=0, judgments={}, orders={})
         self.view.details = {qid: self.query_detail(qid) for qid in evaluated.qids} if self.preload else {}
         self.view.detail = {}
-        self.view.table = table
+        self.view.table_text = table_text
 
     def query_detail(self, qid: str) -> dict:
         """One query in full, as the page receives it (``data.query_of``)."""
@@ -217,127 +230,187 @@ class Workbench(Figure):
             self.view.detail = self.query_detail(qid)
 
     def _pull(self, event) -> None:
+        if getattr(self, "_resending", False):  # the kept state, sent again: not the page's
+            return
         problem = self._check(event.new)
         if problem:
-            self.view.state = self.state.to_dict()
+            self._show_kept_state()
             return
         super()._pull(event)
 
+    def _show_kept_state(self) -> None:
+        """Send the page the state Python keeps, even when its last copy there is that already."""
+        kept = self.state.to_dict()
+        self._resending = True
+        try:
+            if self.view.state == kept:
+                self.view.param.trigger("state")
+            else:
+                self.view.state = kept
+        finally:
+            self._resending = False
+
     def _check(self, new: Any) -> str | None:
-        """Why a state from the page cannot be this data's (None when it can)."""
+        """Why a state from the page cannot be this data's (None when it can).
+
+        The page sends the open query, the run and k (what-if changes come one a message,
+        ``_message``); a state whose changes differ from Python's is refused.
+        """
         if not isinstance(new, dict):
             return "not a state"
-        qids = self._evaluated.qids
-        known = self.__dict__.setdefault("_known", {})
-        if known.get("qids") is not qids:
-            known.clear()
-            known.update(qids=qids, set=set(qids))
-        query = new.get("query")
-        if not isinstance(query, str) or (query and query not in known["set"]):
+        kept = self.state.to_dict()
+        if all(kept.get(name) == value for name, value in new.items()):
+            return None  # Python's own state, as it sent it (or nothing new)
+        if not self._rate.allow():
+            return "too many changes a second"
+        query = new.get("query", self.state.query)
+        if not isinstance(query, str) or (query and query not in self._known.qids):
             return "no such query"
-        judgments, orders = new.get("judgments"), new.get("orders")
-        if not isinstance(judgments, dict) or not isinstance(orders, dict):
-            return "what-if changes must be dicts"
-        if len(set(judgments) | set(orders)) > MAX_WHATIF_QUERIES:
-            return "too many queries changed"
-        highest = data.max_grade(self._evaluated.loaded.qrels)
+        for name in ("judgments", "orders"):
+            if name in new and new[name] != getattr(self.state, name):
+                return "what-if changes come one a message"
         runs = len(self._evaluated.loaded.runs)
-        for qid in set(judgments) | set(orders):
-            if qid not in known["set"]:
-                return "no such query"
-            detail = self.query_detail(qid)
-            docs = set(detail["docs"])
-            grades = judgments.get(qid, {})
-            if not isinstance(grades, dict) or len(grades) > len(docs):
-                return "bad judgments"
-            for docid, grade in grades.items():
-                if docid not in docs or not (grade is None or (_whole(grade) and 0 <= grade <= highest)):
-                    return "bad judgment"
-            order = orders.get(qid, [None] * runs)
-            if not isinstance(order, list) or len(order) != runs:
-                return "bad orders"
-            for r, entry in enumerate(order):
-                spec = detail["figures"][r]
-                if entry is None:
-                    continue
-                if spec is None or not isinstance(entry, list) or sorted(entry) != list(range(spec["depth"])):
-                    return "bad order"
-                if not all(_whole(i) for i in entry):
-                    return "bad order"
-        if not (_whole(new.get("run")) and 0 <= new["run"] < runs):
+        run = new.get("run", self.state.run)
+        if not (_whole(run) and 0 <= run < runs):
             return "bad run"
         return None
 
-    # -- uploads -------------------------------------------------------------------------------
+    # -- messages: what-if changes and uploads ---------------------------------------------------
 
     def _message(self, message: Any) -> None:
-        """A message from the page: a piece of an upload. Answered with ``{ok}`` or ``{ok: False, error}``."""
+        """A message from the page: a what-if change (``what_if.py``) or a piece of an upload,
+        answered with ``{upload: true, ok}`` or ``{upload: true, ok: False, error}``."""
         if not isinstance(message, dict):
             return
         kind = message.get("type")
+        if kind in CHANGES:
+            self._change(message)
+            return
         try:
             if kind == "start":
-                self._inbox.start(message)
+                self._start(message)
             elif kind == "chunk":
-                self._inbox.chunk(message)
+                self._piece(message)
             elif kind == "end":
-                arriving = self._inbox.finish(message)
-                self._read_soon(arriving)
+                self._end(message)
                 return
             else:
                 return
         except UploadError as error:
-            self.view._send_msg({"ok": False, "error": "; ".join(error.lines)})
+            self._release()
+            self._reply(error.lines)
             self._status("error", error.lines)
             return
-        self.view._send_msg({"ok": True})
+        self._reply()
+
+    def _change(self, message: dict) -> None:
+        """One what-if change: applied, or refused with the page shown Python's state again."""
+        try:
+            if not self._rate.allow():
+                raise WhatIfRefused("more than 10 changes a second: slow down")
+            judgments, orders = apply_change(
+                message,
+                self.state.judgments,
+                self.state.orders,
+                self._known,
+                data.max_grade(self._evaluated.loaded.qrels),
+            )
+        except WhatIfRefused as refused:
+            self._status("error", [f"That change was not kept: {refused}."])
+            self._show_kept_state()
+            return
+        self.state.param.update(judgments=judgments, orders=orders)
+
+    def _reply(self, lines: list[str] | None = None) -> None:
+        if lines:
+            self.view._send_msg({"upload": True, "ok": False, "error": "; ".join(lines)})
+        else:
+            self.view._send_msg({"upload": True, "ok": True})
+
+    def _start(self, message: dict) -> None:
+        self._release()  # a file that was still arriving is given up for the new one
+        self._inbox.start(message)
+        arriving = self._inbox.arriving
+        try:
+            self._ticket = BUDGET.reserve(self, _client(), arriving.size)
+        except BudgetRefused as refused:
+            self._inbox.arriving = None
+            raise UploadError([f"{arriving.name}: {refused}"]) from None
+        doc = pn.state.curdoc
+        if doc is not None and doc.session_context is not None and not getattr(self, "_releases", False):
+            self._releases = True
+            doc.on_session_destroyed(lambda _context: self._release())
+
+    def _piece(self, message: dict) -> None:
+        ticket = self._ticket
+        if ticket is None or ticket.released or ticket.stalled(ticket.budget.clock()):
+            self._inbox.arriving = None
+            raise UploadError([f"the file stopped arriving for more than {BUDGET.stall_s:.0f} s: send it again"])
+        self._inbox.chunk(message)
+        ticket.touch()
+
+    def _release(self) -> None:
+        if self._ticket is not None:
+            self._ticket.release()
+            self._ticket = None
 
     def _status(self, kind: str, lines: list[str], done: int = 0, total: int = 0) -> None:
         self.view.status = {"kind": kind, "lines": list(lines), "done": done, "total": total}
 
-    def _read_soon(self, arriving) -> None:
-        """Read the file and evaluate on the reader's thread; show the outcome on the page's."""
+    def _end(self, message: dict) -> None:
+        """The file is whole: read it in a worker; show the outcome, and answer "end", on the page's thread."""
+        arriving = self._inbox.finish(message) if self._ticket is not None else None
+        if arriving is None:
+            raise UploadError(["a file ended that was not announced"])
+        self._ticket.reading = True
         doc = pn.state.curdoc
         on_page = _on_page_thread(doc)
         raw = b"".join(arriving.parts)
         arriving.parts.clear()
         self._status("busy", [f"Reading {arriving.name}…"], 0, len(raw))
+        with self._lock:
+            files = dict(self._files)
+        job = upload_worker.Job(
+            arriving.slot,
+            arriving.name,
+            raw,
+            files,
+            self._evaluated.loaded.measures,
+            self._evaluated.loaded.relevance_level,
+            self.compare_options,
+            self.figure_depth,
+        )
+        size = len(raw)
+        del raw
 
         def progress(done: int, total: int) -> None:
-            on_page(lambda: self._status("busy", [f"Reading {arriving.name}…"], done, total or len(raw)))
+            on_page(lambda: self._status("busy", [f"Reading {arriving.name}…"], done, total or size))
 
         def work() -> None:
-            try:
-                parsed = read_upload(arriving.slot, arriving.name, raw, progress)
-                # Kept at once, not when the page thread gets to it: the next file, read next on
-                # this thread, must find this one (a reader may send qrels and a run back to back).
-                with self._lock:
-                    files = self._files = {**self._files, arriving.slot: (arriving.name, parsed)}
-                on_page(lambda: self._status("busy", ["Evaluating…"]))
-                evaluated = self._evaluate(files)
-            except UploadError as error:
-                on_page(lambda lines=error.lines: self._status("error", lines))
-                return
-            except ValueError as error:  # the files do not go together (no shared query, ...)
-                on_page(lambda text=str(error): self._status("error", [text]))
-                return
-            except Exception:  # never a traceback on the page nor, with a reader's data in it, in the log
-                on_page(lambda: self._status("error", [f"{arriving.name} could not be used."]))
-                return
-
-            def done() -> None:
-                if evaluated is not None:
-                    self._show(evaluated)
-                    self._status("ok", [f"Loaded {arriving.name}.", *self._missing(files)])
-                else:
-                    self._status("ok", [f"Received {arriving.name}.", *self._missing(files)])
-
-            on_page(done)
+            outcome = upload_worker.run_job(job, progress)
+            files_now = None
+            if outcome.ok:
+                with self._lock:  # kept at once: the session's next file is evaluated with this one
+                    self._files = files_now = {**self._files, arriving.slot: (arriving.name, outcome.parsed)}
+            on_page(lambda: self._finished(arriving.name, outcome, files_now))
 
         if doc is not None and doc.session_context is not None:
-            _READER.submit(work)
+            _WAITING.submit(work)
         else:
             work()
+
+    def _finished(self, name: str, outcome: upload_worker.Outcome, files: dict | None) -> None:
+        self._release()
+        if not outcome.ok:
+            self._reply(outcome.lines)
+            self._status("error", outcome.lines)
+            return
+        if outcome.evaluated is not None:
+            self._show(outcome.evaluated, outcome.table_text)
+            self._status("ok", [f"Loaded {name}.", *self._missing(files)])
+        else:
+            self._status("ok", [f"Received {name}.", *self._missing(files)])
+        self._reply()
 
     def _missing(self, files: dict) -> list[str]:
         if "qrels" in files and "baseline" in files:
@@ -345,19 +418,12 @@ class Workbench(Figure):
         wanted = [name for name in ("qrels", "baseline") if name not in files]
         return [f"Still showing the earlier data: add {' and '.join(wanted)} to evaluate your own files."]
 
-    def _evaluate(self, files: dict) -> Evaluated | None:
-        if "qrels" not in files or "baseline" not in files:
-            return None
-        runs = tuple(files[slot][1] for slot in ("baseline", "candidate") if slot in files)
-        loaded = data.Loaded(
-            qrels=files["qrels"][1],
-            runs=runs,
-            topics=files.get("topics", (None, {}))[1],
-            documents=files.get("documents", (None, {}))[1],
-            measures=self._evaluated.loaded.measures,
-            relevance_level=self._evaluated.loaded.relevance_level,
-        )
-        return data.evaluate_loaded(loaded, **self.compare_options)
+
+def _client() -> str:
+    """The client the session's page came from, as the server names it (``server/clients.py``,
+    which puts it on the document): uploads per client are counted by it."""
+    doc = pn.state.curdoc
+    return str(getattr(doc, "explainer_client", None) or "this computer")
 
 
 def _whole(value) -> bool:
@@ -381,13 +447,6 @@ def _on_page_thread(doc):
             doc.add_next_tick_callback(fn)
 
     return lambda fn: loop.add_callback(add, fn)
-
-
-def read_upload(slot: str, name: str, raw: bytes, progress=None):
-    """An uploaded file read for its slot: ``Qrels``, ``Run`` or a dict of texts; ``UploadError`` if it cannot be."""
-    if slot in ("topics", "documents"):
-        return read_texts(name, raw)
-    return read_judgments_or_run(name, raw, slot, progress)
 
 
 def load(qrels, run, run2=None, topics=None, documents=None, measures=None, relevance_level: int = 1) -> Loaded:

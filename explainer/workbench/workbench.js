@@ -6,13 +6,16 @@
 // judgments and moves, the terms of each measure, and figure 1 and the conventions figure mounted
 // from their own modules on its lists.
 //
-// Model (from Python, workbench/view.py): table (data.table_of), details and detail (data.query_of),
+// Model (from Python, workbench/view.py): table_text (data.page_table, as JSON), details and detail (data.query_of),
 // state (WorkbenchState: query, run, k, judgments, orders), status, uploads, upload_limits,
 // figure_data. Every number of a query with what-if changes comes from values.js (metrics.js).
+// The page sends Python its open query, run and k as the state, and each what-if change as a
+// message of its own (workbench/what_if.py); Python sends its whole state back.
 import { h, setText } from "explainer/dom";
-import { applyPageTheme } from "explainer/page-url";
+import { applyPageTheme, createThemeSwitch } from "explainer/theme";
 import { createAnnouncer } from "explainer/announcer";
 import { f4 } from "explainer/workbench-elements";
+import { shownId } from "explainer/workbench-ids";
 import { createLive } from "explainer/workbench-live";
 import { createStatus } from "explainer/workbench-status";
 import { createUpload } from "explainer/workbench-upload";
@@ -28,27 +31,34 @@ export function render({ model, el }) {
   el.append(root);
   if (model.on_page) applyPageTheme(window.location.search);
   const app = createWorkbench(model, root);
-  model.on("table", () => app.load());
+  model.on("table_text", () => app.load());
   model.on("detail", () => app.received(model.detail));
   model.on("status", () => app.showStatus(model.status));
   model.on("state", () => app.fromPython());
 }
 
-function createWorkbench(model, root) {
-  const announcer = createAnnouncer();
-  let table = null; // model.table
-  let state = structuredClone(model.state);
-  let sent = JSON.stringify(state);
-  const details = new Map(Object.entries(model.details ?? {}));
-  let chosen = null; // the measure of the differ-most chart, by name
-
+/** The page's header: its title, the files it shows, the status line, the theme switch and the uploads. */
+function createHead(model) {
   const head = h("header", "wb-head");
   const title = h("h1", "wb-title", "Evaluate runs, query by query");
   const sources = h("p", "wb-sources");
   const statusBox = createStatus();
   const upload = model.uploads ? createUpload(model, statusBox) : null;
   head.append(title, sources, statusBox.el);
+  if (model.on_page) head.append(createThemeSwitch());
   if (upload) head.append(upload.el);
+  return { head, sources, statusBox };
+}
+
+function createWorkbench(model, root) {
+  const announcer = createAnnouncer();
+  let table = null; // model.table_text, read
+  let state = structuredClone(model.state);
+  let sent = JSON.stringify(state);
+  const details = new Map(Object.entries(model.details ?? {}));
+  let chosen = null; // the measure of the differ-most chart, by name
+
+  const { head, sources, statusBox } = createHead(model);
   const summary = createSummary();
   const differ = createDiffer((qid) => open(qid, true), (name) => {
     chosen = name;
@@ -58,6 +68,7 @@ function createWorkbench(model, root) {
   const queries = createQueriesTable((qid) => open(qid, true));
   const pane = createQueryPane(model, {
     change: (edit) => commit(edit(structuredClone(state))),
+    whatIf: (edit, changes) => commit(edit(structuredClone(state)), changes),
     close: () => open("", false),
   });
   root.append(head, summary.el, differ.el, distributions.el, queries.el, pane.el, announcer.el);
@@ -75,13 +86,13 @@ function createWorkbench(model, root) {
   queries.el.append(createDownloads({ table: () => table, live }).el);
 
   function load() {
-    table = model.table;
+    table = model.table_text ? JSON.parse(model.table_text) : null;
     if (!table || !table.qids) return;
     table.index = new Map(table.qids.map((q, i) => [q, i]));
     for (const [qid, detail] of Object.entries(model.details ?? {})) details.set(qid, detail);
     const gate = table.comparison?.gate.measure;
     chosen = table.measures.some((m) => m.name === gate) ? gate : table.measures[0].name;
-    const files = [`judgments: ${table.qrels_source}`, ...table.runs.map((run) => `${run.role}: ${run.source} (run ${run.name})`)];
+    const files = [`judgments: ${shownId(table.qrels_source)}`, ...table.runs.map((run) => `${run.role}: ${shownId(run.source)} (run ${shownId(run.name)})`)];
     setText(sources, `${table.qids.length.toLocaleString("en")} queries · ${files.join(" · ")}`);
     redraw();
     const asked = new URLSearchParams(window.location.search).get("query");
@@ -97,10 +108,11 @@ function createWorkbench(model, root) {
     queries.draw(table, live, state.query);
   }
 
-  function commit(next) {
+  // `changes`: the what-if messages that make `next` from the state before.
+  function commit(next, changes = []) {
+    sendToPython(model, state, next, changes);
     state = next;
     sent = JSON.stringify(state);
-    model.state = next;
     redraw();
     pane.show(table, details.get(state.query) ?? null, state, live);
     if (state.query) {
@@ -131,16 +143,24 @@ function createWorkbench(model, root) {
     },
     showStatus: (status) => statusBox.show(status),
     fromPython() {
-      const incoming = JSON.stringify(model.state);
+      // Python's whole state, or the page's own open query, run and k (sendToPython) coming back.
+      const merged = { ...state, ...structuredClone(model.state) };
+      const incoming = JSON.stringify(merged);
       if (incoming === sent) return;
       sent = incoming;
-      state = structuredClone(model.state);
+      state = merged;
       if (table) {
         redraw();
         pane.show(table, details.get(state.query) ?? null, state, live);
       }
     },
   };
+}
+
+/** Tell Python of a commit: each what-if change a message; the open query, the run and k as the state. */
+function sendToPython(model, before, next, changes) {
+  for (const change of changes) model.send_msg(change);
+  if (["query", "run", "k"].some((key) => next[key] !== before[key])) model.state = { query: next.query, run: next.run, k: next.k };
 }
 
 /** The open query in the page's link (`?query=g044`), on the workbench's own page. */

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatNumber as f } from "explainer/metrics";
 import { stateFromQuery } from "explainer/query";
-import { everyK, flip, queryFields, readout, toQuery } from "../../explainer/figures/binary.js";
+import { everyK, flip, flipRule, queryFields, readout, toQuery } from "../../explainer/figures/binary.js";
 
 const LIMITS = { relevant: { length: 12 }, k: { min: 1, max: 12 }, missed: { min: 0, max: 12 } };
 const ARTICLE = [false, true, true, false, true, false, false, true, false, false, true, false]; // ranks 2, 3, 5, 8, 11
@@ -208,4 +208,49 @@ test("an unjudged rank is marked unjudged and counted as not relevant, as trec_e
   assert.deepEqual(flip(state, 2, limits), { relevant: [true, true, false, null, true], k: 4, missed: 1 });
   // The article's list has no unjudged rank: its marks are ✓ and ✗ only.
   assert.deepEqual(new Set(readout(STATE).marks.map(([symbol]) => symbol)), new Set(["✓", "✗"]));
+});
+
+test("with nothing missed, a flip to relevant makes R 6 and says so; flipping back keeps 6 and says nothing", () => {
+  const start = { relevant: ARTICLE, k: 5, missed: 0 }; // R = 5
+  const found = flip(start, 1, LIMITS);
+  assert.equal(readout(found).nRelevant, 6);
+  assert.equal(
+    flipRule(start, found, LIMITS),
+    "R went from 5 to 6: no missed document was left to be the one now found. Flipping it back keeps R = 6; Undo returns to R = 5.",
+  );
+  const back = flip(found, 1, LIMITS);
+  assert.deepEqual(back, { ...start, missed: 1 }); // not the start: the document joined the missed
+  assert.equal(readout(back).nRelevant, 6);
+  assert.equal(flipRule(found, back, LIMITS), "");
+});
+
+test("with the missed count at its limit, a flip to not relevant makes R shrink and says why", () => {
+  const start = { relevant: ARTICLE, k: 5, missed: 12 }; // R = 17
+  const lost = flip(start, 2, LIMITS);
+  assert.equal(readout(lost).nRelevant, 16);
+  assert.equal(
+    flipRule(start, lost, LIMITS),
+    "R went from 17 to 16: the missed count was already at its limit, 12. Flipping it back keeps R = 16; Undo returns to R = 17.",
+  );
+});
+
+test("a flip that keeps R, and any flip on a real query's list (missed fixed), says nothing", () => {
+  assert.equal(flipRule(STATE, flip(STATE, 1, LIMITS), LIMITS), "");
+  const fixed = { ...LIMITS, missed: { min: 0, max: 0 } };
+  const start = { relevant: ARTICLE, k: 5, missed: 0 };
+  assert.equal(flipRule(start, flip(start, 1, fixed), fixed), "");
+});
+
+test("the precision-recall view is kept in the link as chart=precision-recall, and by k is not written", () => {
+  const model = { limits: { ...LIMITS, chart: { options: ["by-k", "precision-recall"] } } };
+  const base = { ...STATE, chart: "by-k" };
+  assert.deepEqual(toQuery(base), [["relevant", "2,3,5,8,11"], ["missed", "1"], ["k", "5"]]);
+  const pr = { ...base, chart: "precision-recall" };
+  assert.deepEqual(toQuery(pr).at(-1), ["chart", "precision-recall"]);
+  const search = `?${new URLSearchParams(toQuery(pr))}`;
+  assert.deepEqual(stateFromQuery(search, queryFields(model), base, 4000), { state: pr, ignored: [] });
+  assert.deepEqual(stateFromQuery("?chart=pie", queryFields(model), base, 4000), {
+    state: base,
+    ignored: ["Ignored chart=“pie”: chart must be by-k or precision-recall."],
+  });
 });

@@ -36,7 +36,7 @@ def binary_flips(rng: random.Random) -> list[dict]:
         for rank in ranks:
             state.flip(rank)
             steps.append({"state": state.to_dict(), "n_relevant": state.n_relevant, "values": state.values})
-        out.append({"start": start, "ranks": ranks, "steps": steps})
+        out.append({"start": BinaryState(**start).to_dict(), "ranks": ranks, "steps": steps})
     return out
 
 

@@ -34,11 +34,12 @@ def page_call(body: bytes) -> tuple[str, dict]:
     return token, json.JSONDecoder().raw_decode(text, ready_at.end())[0]
 
 
-async def answer_waiters(ws, acked, waiters, refused=ConnectionError, closed=None) -> None:
+async def answer_waiters(ws, acked, waiters, refused=ConnectionError, closed=None, pushed=None) -> None:
     """Read whole messages (header, metadata, content, buffers) and hand replies to their waiters.
 
     ``refused(content)`` is the exception an ERROR reply raises in its waiter; ``closed(ws)`` the one
-    every waiter left gets when the websocket closes."""
+    every waiter left gets when the websocket closes; ``pushed(content)`` gets each PATCH-DOC the
+    server sends of its own (a change made in Python, a message to the page)."""
     while True:
         frame = await ws.read_message()
         if frame is None:
@@ -53,6 +54,8 @@ async def answer_waiters(ws, acked, waiters, refused=ConnectionError, closed=Non
         if header["msgtype"] == "ACK":
             acked.set()
         waiter = waiters.get(header.get("reqid"))
+        if pushed is not None and header["msgtype"] == "PATCH-DOC" and not header.get("reqid"):
+            pushed(json.loads(content))
         if waiter and not waiter.done():
             if header["msgtype"] == "ERROR":
                 waiter.set_exception(refused(content))

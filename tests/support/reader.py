@@ -77,6 +77,7 @@ class Session:
         self.doc: dict[str, Any] = {}
         self.states: dict[str, dict[str, Any]] = {}  # figure data model id -> its state
         self.reader: asyncio.Task | None = None
+        self.messages: asyncio.Queue = asyncio.Queue()  # what Python sent the page's views (send_msg), as dicts
 
     async def open(self, timeout: float = 60.0) -> Session:
         page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
@@ -141,7 +142,13 @@ class Session:
             self.waiters,
             refused=lambda content: Refused(json.loads(content)),
             closed=lambda ws: Closed(f"closed: {ws.close_code} {ws.close_reason}"),
+            pushed=self._pushed,
         )
+
+    def _pushed(self, content: dict[str, Any]) -> None:
+        for event in content.get("events", []):
+            if event.get("kind") == "MessageSent":
+                self.messages.put_nowait(as_dict(event.get("msg_data")))
 
     @property
     def close_code(self) -> int | None:
@@ -245,14 +252,15 @@ async def read_while_told(url: str) -> dict[str, Any]:
     stop.set()
     await clicking
     summary = reader.summary(since)
-    # The reader's state as the server holds it, read over a second connection to the session.
+    # The reader's state as the server holds it, read over a second connection to the session once
+    # the first has closed (a session takes one websocket at a time).
+    await reader.session.close()
     check = Session(url)
     check.token = reader.session.token
     await check.connect()
     await check.pull()
     kept = check.states.get(reader.model) == reader.last_state
     await check.close()
-    await reader.session.close()
     return {"summary": summary, "kept": kept, "failures": reader.failures}
 
 
