@@ -225,7 +225,7 @@ def read_figures(target, root_selector: str = ":root") -> list[dict]:
 def shown_state(shown: dict) -> dict:
     """The figure state a page shows, as the Python state class writes it."""
     if shown["kind"] == "binary":
-        return {"relevant": shown["relevant"], "k": shown["k"], "missed": shown["missed"]}
+        return {"relevant": shown["relevant"], "k": shown["k"], "missed": shown["missed"], "chart": shown["chart"]}
     order = [NDCG_TITLES.index(title) for title in shown["titles"]]
     grades = [0] * len(order)
     for rank, doc in enumerate(order):

@@ -1,5 +1,5 @@
-// What a binary or NDCG figure shows, read from its DOM: the list, k, the missed count or the
-// gain, and the numbers.
+// What a binary or NDCG figure shows, read from its DOM: the list, k, the missed count and the
+// chart or the gain, and the numbers.
 (fig) => {
   const rows = [...fig.querySelectorAll(".rl-row")];
   const k = Number(fig.querySelector(".rl-cutoff").getAttribute("aria-valuenow"));
@@ -9,6 +9,10 @@
       k,
       relevant: rows.map((r) => r.querySelector("button.rl-activate").getAttribute("aria-pressed") === "true"),
       missed: Number(fig.querySelector(".stepper-value").textContent),
+      // The chart of every k shown: its switch's buttons are "By k" and "Precision-recall", in that order.
+      chart: ["by-k", "precision-recall"][
+        [...fig.querySelectorAll(".kchart-switch-button")].findIndex((b) => b.getAttribute("aria-pressed") === "true")
+      ],
       formulas: Object.fromEntries(
         [...fig.querySelectorAll(".metric[data-metric]")].map((m) => [m.dataset.metric, m.querySelector(".metric-formula").textContent]),
       ),
