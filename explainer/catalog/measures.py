@@ -359,6 +359,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="G",
         params="pairs",
+        kernel=Call("g_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="ndcg_uncut",
@@ -369,25 +370,27 @@ FAMILIES = (
         trec_eval="ndcg",
         params="pairs",
         ir_measures="nDCG",
-        kernel=Call("ndcg_at_k_batch", ("grades", "offsets", "k", "ideal", "ideal_offsets", "gain", "cut")),
+        kernel=Call("ndcg_gains_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="ndcg_rel",
         name="NDCG at the relevant documents",
         symbol="ndcg_rel",
-        formula="ndcg_rel = the mean of NDCG at the rank of each relevant document (DCG at the list's end over the ideal for those not returned)",
+        formula="ndcg_rel = the mean, over the judged documents with a positive gain, of NDCG at the rank each was returned at (at the list's end for those not returned)",
         relevance_level=False,
         trec_eval="ndcg_rel",
         params="pairs",
+        kernel=Call("ndcg_rel_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="rndcg",
         name="NDCG at the R levels",
         symbol="Rndcg",
-        formula="Rndcg = the mean of NDCG at the ranks where the ideal order's gain drops, and at the list's end",
-        relevance_level=False,
+        formula="Rndcg = the mean of NDCG at the ranks where the ideal order's gain drops (its end included), and at the list's end when the list is two or more longer than the ideal; 0 when R is 0",
+        relevance_level=True,  # only through "0 when R is 0" (m_Rndcg.c)
         trec_eval="Rndcg",
         params="pairs",
+        kernel=Call("rndcg_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "n_relevant", "pairs")),
     ),
     Family(
         key="ndcg",
@@ -522,6 +525,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="rbp",
         params="pairs",
+        kernel=Call("rbp_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="rbp_resid",
@@ -531,7 +535,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="rbp_resid",
         params="pairs",
-        kernel=Call("rbp_residual_batch", ("grades", "offsets")),
+        kernel=Call("rbp_residual_batch", ("grades", "offsets", "pairs")),
     ),
     Family(
         key="unj",

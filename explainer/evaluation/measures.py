@@ -43,7 +43,7 @@ from explainer.catalog import measures as catalog
 from explainer.catalog import names
 from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
 from explainer.catalog.conventions import DEFAULT_CONVENTION
-from explainer.evaluation import kernels
+from explainer.evaluation import gain_kernels, kernels
 from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
 from explainer.evaluation.formats.memory import small_pages as _small_pages
 from explainer.evaluation.formats.order import pair_keys as _mix
@@ -94,14 +94,25 @@ class Measure:
             raise ValueError(f"{self.key} takes a level exactly when its family has levels, got level={self.level!r}")
         if self.pairs and self.family.params != "pairs" or self.values and self.family.params != "values":
             raise ValueError(f"{self.key} takes no such parameters, got {self.values or self.pairs!r}")
-        if self.pairs:
-            raise ValueError(f"{self.written or self.key}: gains and persistence given as pairs are not computed yet")
+        for name, value in self.pairs:
+            self._check_pair(name, value)
         if self.rel is not None and (not metrics._is_int(self.rel) or self.rel < 1):
             raise ValueError(f"rel must be an integer >= 1, got {self.rel!r}")
         if self.convention not in NDCG_CONVENTIONS:
             raise ValueError(f"convention must be one of {', '.join(NDCG_CONVENTIONS)}, got {self.convention!r}")
         if self.key != "ndcg" and self.convention != DEFAULT_CONVENTION:
             raise ValueError(f"only ndcg has conventions, got convention={self.convention!r} for {self.key}")
+
+    def _check_pair(self, name: str, value: float) -> None:
+        where = self.written or self.family.trec_eval or self.key
+        if name == "p" and self.key in ("rbp", "rbp_resid"):
+            if not 0 < value <= 1:
+                raise ValueError(f"{where}: rbp's persistence p must be more than 0 and at most 1, got {value:g}")
+        elif self.key == "rbp_resid":
+            raise ValueError(f"{where}: rbp_resid takes only p=, got {name}=")
+        elif not name.lstrip("+").isdigit():
+            # trec_eval skips such a pair without a word (gain_init.c); a typo should not pass unseen
+            raise ValueError(f"{where}: a gain pair is grade=gain with a grade of 0 or more, got {name}=")
 
     @property
     def family(self) -> catalog.Family:
@@ -121,10 +132,12 @@ class Measure:
             return f"{stem}_{self.k}"
         if self.level is not None:
             return f"{stem}_{self.level:3.2f}"
-        if self.values:
+        if self.values or self.pairs:
             if self.written.startswith(stem + "_"):
                 return self.written
-            return f"{stem}_{','.join(f'{v:g}' for v in self.values)}"
+            if self.values:
+                return f"{stem}_{','.join(f'{v:g}' for v in self.values)}"
+            return f"{stem}_{','.join(f'{n}={v:g}' for n, v in self.pairs)}"
         return stem
 
     @property
@@ -701,20 +714,28 @@ class _Lists:
 def _batch(m: Measure, lists: _Lists) -> np.ndarray:
     """One measure of every evaluated query, by the kernel its catalog row names."""
     call = m.family.kernel
-    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level}
+    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level, "pairs": m.pairs}
+    if "qrels_grades" in call.inputs:
+        given.update(zip(("qrels_grades", "ideal_offsets"), _judgments(lists.qrels, lists.qq), strict=True))
     if "ideal" in call.inputs:
         qrels, qq = lists.qrels, lists.qq
         c = NDCG_CONVENTIONS[m.convention]
         given.update(gain=c.gain, cut=c.cut)
         if c.ideal == "judged":
-            starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
-            sizes = stops - starts
-            ideal_offsets = np.zeros(len(qq) + 1, dtype=np.int64)
-            np.cumsum(sizes, out=ideal_offsets[1:])
-            picks = np.arange(int(ideal_offsets[-1])) + np.repeat(starts - ideal_offsets[:-1], sizes)
-            ideal = qrels.grade[picks]
+            ideal, ideal_offsets = _judgments(qrels, qq)
             ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
         else:
             ideal, ideal_offsets = given["grades"], given["offsets"]
         given.update(ideal=ideal, ideal_offsets=ideal_offsets)
-    return getattr(kernels, call.function)(*(given[name] for name in call.inputs))
+    function = getattr(kernels, call.function, None) or getattr(gain_kernels, call.function)
+    return function(*(given[name] for name in call.inputs))
+
+
+def _judgments(qrels: Qrels, qq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grades of each evaluated query's judgments, negative ones too, flat, and their offsets."""
+    starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
+    sizes = stops - starts
+    offsets = np.zeros(len(qq) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    picks = np.arange(int(offsets[-1])) + np.repeat(starts - offsets[:-1], sizes)
+    return qrels.grade[picks], offsets
