@@ -156,3 +156,24 @@ def test_rbp_resid_takes_rbp_s_persistence():
 def test_pairs_trec_eval_would_skip_in_silence_are_refused_in_one_line(name, message):
     with pytest.raises(ValueError, match=message):
         Measure.parse(name)
+
+
+def test_relstring_writes_the_first_grades_as_characters_as_m_relstring_c_does():
+    # a grade above 9 is '>', a negative grade (in the pool, unjudged) '.', a document not judged '-'
+    qrels = {"q": {"a": 12, "b": -1, "c": 0, "d": 3}}
+    run = {"q": {"a": 5.0, "b": 4.0, "x": 3.0, "c": 2.0, "d": 1.0}}
+    assert _one("relstring", run=run, qrels=qrels) == ">.-03"
+    assert _one("relstring.3", run=run, qrels=qrels) == ">.-"
+    result = evaluate(qrels, run, [Measure.parse("relstring")], judged_only=True)
+    assert result.value("relstring", "q") == ">03"  # -J: unjudged results leave the list
+
+
+def test_a_comparison_of_runs_with_relstring_compares_the_numbers_and_leaves_the_text_out():
+    from explainer.evaluation.compare import compare
+    from explainer.evaluation.many_runs import shared_measures
+
+    chosen = [Measure.parse("relstring"), Measure.parse("rbp")]
+    one = evaluate(QRELS, RUN, chosen)
+    two = evaluate(QRELS, {"q": {"c": 2.0, "b": 1.0}}, chosen)
+    assert list(compare(one, two, measure="rbp", n_permutations=10, n_bootstrap=10).measures) == ["rbp"]
+    assert [m.name for m in shared_measures([one, two])] == ["rbp"]

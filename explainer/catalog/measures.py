@@ -274,6 +274,7 @@ FAMILIES = (
         params="values",
         trec_eval_params=(10,),
         average="none",
+        kernel=Call("relstring_batch", ("grades", "offsets", "values")),
     ),
     Family(
         key="recall",

@@ -345,7 +345,8 @@ def compare(
         )
     if question == "two-sided" and margin:
         raise ValueError("a two-sided report tests a difference of 0: it takes no margin")
-    shared = [m for m in baseline.measures if m in candidate.measures]
+    # relstring (average "none") is text, with no mean to compare
+    shared = [m for m in baseline.measures if m in candidate.measures and m.family.average != "none"]
     if not shared:
         raise ValueError("the two evaluations share no measure: evaluate both with the same measures")
     gate_measures = _gate_measures(measure, shared)

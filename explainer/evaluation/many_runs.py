@@ -408,7 +408,11 @@ def many_runs(
 
 def shared_measures(evaluations: Sequence[Evaluation]) -> tuple[Measure, ...]:
     """The measures every evaluation has, in the first one's order; ``ValueError`` when there is none."""
-    found = tuple(m for m in evaluations[0].measures if all(m in e.measures for e in evaluations[1:]))
+    found = tuple(
+        m
+        for m in evaluations[0].measures
+        if m.family.average != "none" and all(m in e.measures for e in evaluations[1:])  # relstring is text
+    )
     if not found:
         raise ValueError("the evaluations share no measure: evaluate every run with the same measures")
     return found

@@ -33,6 +33,7 @@ Which function computes a measure, for one list and for many, is its row's in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -371,7 +372,8 @@ class Evaluation:
     """A run evaluated against qrels: per-query values of each measure, aligned with ``qids``.
 
     ``values[name][i]`` is measure ``name``'s value for query ``qids[i]`` (queries in
-    trec_eval's order); ``means[name]`` their mean, trec_eval's ``all`` line.
+    trec_eval's order; relstring's an array of text); ``means[name]`` their mean, trec_eval's
+    ``all`` line (NaN for relstring, which has none).
     """
 
     qids: tuple[str, ...]
@@ -389,10 +391,12 @@ class Evaluation:
         """The run's name."""
         return self.run.name
 
-    def value(self, measure: str | Measure, qid: str) -> float:
-        """One query's value of one measure (given by name, e.g. ``"P_10"``, or as a ``Measure``)."""
+    def value(self, measure: str | Measure, qid: str) -> float | str:
+        """One query's value of one measure (given by name, e.g. ``"P_10"``, or as a ``Measure``);
+        relstring's is text."""
         name = measure.name if isinstance(measure, Measure) else measure
-        return float(self.values[name][self._position(qid)])
+        value = self.values[name][self._position(qid)]
+        return value if isinstance(value, str) else float(value)
 
     def _position(self, qid: str) -> int:
         lookup = self.__dict__.get("_lookup")
@@ -654,6 +658,8 @@ def evaluate(
 def _average(m: Measure, v: np.ndarray, qrels: Qrels, complete: bool) -> float:
     """trec_eval's ``all`` line for one measure, as its family says (``catalog.AVERAGES``)."""
     how = m.family.average
+    if how == "none":
+        return math.nan  # relstring: trec_eval prints no all line for it
     if how == "count":
         return float(len(v))
     if how == "sum":
