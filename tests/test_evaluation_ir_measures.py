@@ -10,6 +10,8 @@ Judged@k counts a negative grade as judged (README, where the two differ).
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from evaluation_cases import collection
 
@@ -66,3 +68,29 @@ def test_judged_at_k_and_rr_at_k_are_ir_measures_on_a_run_without_ties(seed):
     # per query only: with the negative grades dropped, some queries have empty qrels, which ir_measures
     # and we count differently in a mean
     assert _check(UNTIED, judged, untied, means_of=()) > 50
+
+
+ERR_NAMES = ["ERR@10", "ERR@3", "ERR@1000"]
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_err_at_k_is_ir_measures_err_which_runs_gdeval_through_perl(seed):
+    if shutil.which("perl") is None:
+        pytest.skip("ir_measures' ERR runs gdeval.pl, and Perl is not installed")
+    qrels, run = collection(seed)
+    # gdeval reads only numeric topics, and prints only those with a relevant judgment, to 5 decimals
+    qrels = {q[1:]: docs for q, docs in qrels.items()}
+    run = {q[1:]: docs for q, docs in run.items()}
+    per, _ = _theirs(ERR_NAMES, qrels, run)
+    chosen = [Measure.parse(n) for n in ERR_NAMES]
+    ours = evaluate(qrels, run, chosen)
+    checked = 0
+    for name, m in zip(ERR_NAMES, chosen, strict=True):
+        theirs = per[name]
+        for qid in ours.qids:
+            if qid in theirs:
+                assert ours.value(m, qid) == pytest.approx(theirs[qid], abs=5.001e-6), (name, qid)  # 5 decimals
+                checked += 1
+            else:  # nothing relevant judged: gdeval prints no line, and ERR is 0
+                assert not any(g > 0 for g in qrels[qid].values()) and ours.value(m, qid) == 0, (name, qid)
+    assert checked > 50

@@ -1,5 +1,6 @@
-"""trec_eval's measures of gains (ndcg, ndcg_rel, Rndcg, G, rbp) written out by hand, with its gain
-pairs (``-m ndcg.1=0,3=5``) and rbp's persistence (``-m rbp.p=0.8``).
+"""trec_eval's measures of gains (ndcg, ndcg_rel, Rndcg, G, rbp) and relstring, and ir_measures'
+ERR@k, written out by hand, with trec_eval's gain pairs (``-m ndcg.1=0,3=5``) and rbp's persistence
+(``-m rbp.p=0.8``).
 
 pytrec_eval cannot be the oracle for pairs (it splits ``ndcg.1=0,2=1`` into malformed parameters and
 aborts), and trec_eval 10.0's recorded output (tests/trec_eval_10/) has the default gains only; so
@@ -177,3 +178,19 @@ def test_a_comparison_of_runs_with_relstring_compares_the_numbers_and_leaves_the
     two = evaluate(QRELS, {"q": {"c": 2.0, "b": 1.0}}, chosen)
     assert list(compare(one, two, measure="rbp", n_permutations=10, n_bootstrap=10).measures) == ["rbp"]
     assert [m.name for m in shared_measures([one, two])] == ["rbp"]
+
+
+def test_err_at_k_is_the_chance_the_reader_stops_at_each_rank_over_that_rank():
+    # grades 3, unjudged, 4, 1: R = 7/16, 0, 15/16, 1/16 (gdeval's (2^g - 1) / 2^4)
+    qrels = {"q": {"a": 3, "b": 1, "c": 4}}
+    run = {"q": {"a": 3.0, "x": 2.0, "c": 1.0, "b": 0.5}}
+    r_a, r_c, r_b = 7 / 16, 15 / 16, 1 / 16
+    assert _one("ERR@1", run=run, qrels=qrels) == pytest.approx(r_a, **APPROX)
+    assert _one("ERR@3", run=run, qrels=qrels) == pytest.approx(r_a + (1 - r_a) * r_c / 3, **APPROX)
+    expected = r_a + (1 - r_a) * r_c / 3 + (1 - r_a) * (1 - r_c) * r_b / 4
+    assert _one("ERR@10", run=run, qrels=qrels) == pytest.approx(expected, **APPROX)
+
+
+def test_err_refuses_a_grade_above_four_as_gdeval_does():
+    with pytest.raises(ValueError, match="reads grades 0 to 4"):
+        _one("ERR@10", run={"q": {"a": 1.0}}, qrels={"q": {"a": 5}})

@@ -580,11 +580,12 @@ FAMILIES = (
         key="err",
         name="Expected reciprocal rank@k",
         symbol="ERR@k",
-        formula="ERR@k = sum over ranks i <= k of (1/i) × R_i × product over j < i of (1 − R_j), R_i = (2^grade − 1) / 2^max grade",
+        formula="ERR@k = sum over ranks i <= k of (1/i) × R_i × product over j < i of (1 − R_j), R_i = (2^grade − 1) / 16, grades 0 to 4 (gdeval's, which ir_measures runs)",
         cut=True,
         relevance_level=False,
         params="cutoffs",
         ir_measures="ERR",
+        kernel=Call("err_at_k_batch", ("grades", "offsets", "k")),
     ),
 )
 """Every measure, in the order trec_eval 10.0 computes and prints its families (measures.c), then ours."""

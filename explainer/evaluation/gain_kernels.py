@@ -1,4 +1,4 @@
-"""The many-query kernels of the measures that read gains: ndcg, ndcg_rel, Rndcg, G, rbp, and relstring.
+"""The many-query kernels of the measures that read gains: ndcg, ndcg_rel, Rndcg, G, rbp, ERR, and relstring.
 
 Flat lists as in ``explainer.evaluation.kernels``: ``grades[offsets[q]:offsets[q + 1]]`` is list q,
 rank 1 first, -1 a document not in the qrels, -2 one there with a negative grade. Each list's
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from explainer.evaluation.kernels import _flat_lists, _per_list, _safe_divide
+from explainer.evaluation.kernels import _flat_lists, _per_list, _ranked, _safe_divide
+from explainer.metrics import _check_k
 
 RBP_PERSISTENCE = 0.9
 """rbp's and rbp_resid's p when ``-m rbp.p=...`` gives none (m_rbp.c)."""
@@ -236,3 +237,28 @@ def relstring_batch(grades, offsets, values=()) -> np.ndarray:
     for q, (a, b) in enumerate(zip(offsets[:-1].tolist(), stops.tolist(), strict=True)):
         out[q] = text[a:b]
     return out
+
+
+ERR_TOP_GRADE = 4
+"""gdeval's MAX_JUDGMENT, which ir_measures' ERR runs: grades go from 0 to 4, and a grade g stops
+the reader with probability (2^g - 1) / 2^4."""
+
+
+def err_at_k_batch(grades, offsets, k: int) -> np.ndarray:
+    """ERR@k (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009), as gdeval.pl computes it for
+    ir_measures: sum over ranks i <= k of R_i / i x prod over j < i of (1 - R_j), with
+    R = (2^grade - 1) / 16; an unjudged result or a grade below 1 has R = 0. A grade above 4 is
+    refused, as gdeval refuses it."""
+    k = _check_k(k)
+    grades, offsets = _flat_lists(grades, offsets)
+    if len(grades) and int(grades.max()) > ERR_TOP_GRADE:
+        raise ValueError(
+            f"ERR@{k} reads grades 0 to {ERR_TOP_GRADE}, as gdeval (ir_measures' ERR) does; "
+            f"the qrels grade a returned document {int(grades.max())}"
+        )
+    index, owner, rank = _ranked(grades, offsets, 1, k)
+    stop = (2.0 ** grades[index] - 1.0) / 2.0**ERR_TOP_GRADE
+    # the chance the reader gets past every earlier result: a running product within each list,
+    # taken as a running sum of logs (1 - R is at least 1/16, never 0)
+    passed = np.exp(_running(np.log1p(-stop), owner) - np.log1p(-stop))
+    return _per_list(offsets, owner, stop * passed / (rank + 1.0))
