@@ -41,7 +41,6 @@ from explainer.evaluation.formats.blocks import STDIN
 from explainer.evaluation.measures import (
     CUT_KEYS,
     DEFAULT_CONVENTION,
-    KEYS,
     NDCG_CONVENTIONS,
     Evaluation,
     Measure,
@@ -368,30 +367,18 @@ def measures_help(measures) -> str:
 
 
 def _asked_measures(args: argparse.Namespace) -> tuple[Measure, ...]:
-    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order.
-
-    A nickname's member that the evaluation does not compute yet is left out (``_not_computed``
-    says which); a measure asked for by its own name that it does not compute is refused."""
+    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order."""
     found: list[Measure] = []
     for text in args.measure or [DEFAULT_MEASURES]:
         if text == RUNID:
             continue
         for named in _with_cutoffs(names.parse(text), text, args.k):
-            if text in NICKNAMES and named.key not in KEYS:
-                continue
             if named.key == "ndcg" and named.scheme != "ir_measures" and named.convention == DEFAULT_CONVENTION:
                 named = replace(named, convention=args.ndcg_convention)  # ours and trec_eval's NDCG@k
             measure = Measure.named(named)
             if measure not in found:
                 found.append(measure)
     return tuple(sorted(found, key=_trec_eval_order))
-
-
-def _not_computed(args: argparse.Namespace) -> list[str]:
-    """The families of the nicknames asked for (``official``, ``all_trec``) that are not computed yet."""
-    left = {n.family.trec_eval for t in args.measure or [DEFAULT_MEASURES] if t in NICKNAMES
-            for n in names.parse(t) if n.key not in KEYS}  # fmt: skip
-    return sorted(left, key=lambda name: _ORDER[catalog.BY_TREC_EVAL[name].key])
 
 
 def _with_cutoffs(parsed: tuple, text: str, ks: list[int] | None) -> tuple:
@@ -493,7 +480,6 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
         doc = json_report.document(
             replace(report, evaluations=tuple(printed)),
             options_of(args),
-            left_out=_not_computed(args),
             queries=args.query_eval,
             exit_code=exit_code(report),
             generator=_generator(),
@@ -510,14 +496,11 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
 
         for evaluation in printed:
             trec_lines.write_lines(evaluation, out, queries=args.query_eval, summary=args.summary, runid=runid)
-    write_notes(report, err, args.worst, left_out=_not_computed(args))
+    write_notes(report, err, args.worst)
 
 
-def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str] = ()) -> None:
-    """The ``#`` lines for people: what a nickname asked for that is not computed (``left_out``),
-    each run's summary, then the comparison and the verdict."""
-    if left_out:
-        err.write(f"# not computed yet, so left out of the nicknames asked for: {', '.join(left_out)}\n")
+def write_notes(report: Report, err: TextIO, worst: int = 5) -> None:
+    """The ``#`` lines for people: each run's summary, then the comparison and the verdict."""
     two = len(report.evaluations) > 1
     for i, evaluation in enumerate(report.evaluations):
         if two:
