@@ -110,3 +110,7 @@ def test_a_measure_s_names_come_from_its_row():
     cut = [f for f in TRECS if f.kernel is not None and f.params in ("", "cutoffs")]
     assert [Measure.parse(f.trec_eval + ("_5" if f.cut else "")).key for f in cut] == [f.key for f in cut]
     assert conventions.BY_KEY[conventions.DEFAULT_CONVENTION].trec_eval == measures.BY_KEY["ndcg"].trec_eval
+
+
+def test_every_family_of_the_catalog_is_computed_by_a_kernel():
+    assert [f.key for f in measures.FAMILIES if f.kernel is None] == []

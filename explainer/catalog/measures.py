@@ -629,10 +629,10 @@ UNJUDGED_CAVEAT = "Every one of them counts a document nobody judged as not rele
 
 
 def readme_measures_table() -> str:
-    """The README's table of every measure: trec_eval's and ir_measures' names, the definition, the
-    ``all`` line and whether the evaluation computes it (a test holds the README to it)."""
+    """The README's table of every measure: trec_eval's and ir_measures' names, the definition and the
+    ``all`` line (a test holds the README to it)."""
     averages = {"mean": "mean", "geometric": "geometric mean", "sum": "sum", "count": "count", "none": "none"}
-    rows = ["| trec_eval | ir_measures | definition | `all` line | computed |", "|---|---|---|---|---|"]
+    rows = ["| trec_eval | ir_measures | definition | `all` line |", "|---|---|---|---|"]
     for f in FAMILIES:
         trec = f"`{f.trec_eval}`" if f.trec_eval else "—"
         ir = f.ir_measures and (f"`{f.ir_measures}@k`" if f.params == "cutoffs" else f"`{f.ir_measures}`")
@@ -640,7 +640,5 @@ def readme_measures_table() -> str:
             ir = f"`{f.ir_measures}@x`"
         if f.key == "set_relative_p":
             ir = "`SetP(relative=True)`"
-        rows.append(
-            f"| {trec} | {ir or '—'} | {f.formula} | {averages[f.average]} | {'yes' if f.kernel else 'not yet'} |"
-        )
+        rows.append(f"| {trec} | {ir or '—'} | {f.formula} | {averages[f.average]} |")
     return "\n".join(rows)
