@@ -433,6 +433,9 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         )
         for run in runs
     )
+    for evaluation in evaluations:
+        if why := evaluation.summary.nothing_evaluated():
+            raise ValueError(why)
     names = distinct_names([e.name for e in evaluations], paths)
     comparison = None
     if len(evaluations) == 2:

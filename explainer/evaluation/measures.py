@@ -302,7 +302,8 @@ class Summary:
 
     ``n_evaluated`` queries have values (those in both files, plus, with ``complete``,
     the qrels-only ones); ``run_only`` are in the run but have no judgments (skipped, as
-    trec_eval skips them); ``qrels_only`` have judgments but no result in the run.
+    trec_eval skips them); ``qrels_only`` have judgments but no result in the run;
+    ``qrels_fractional`` counts the grades written with a fraction, read as trec_eval reads them.
 
     The rule for a judged query with no result, decided here once: without ``complete`` it is
     left out of every value and mean and counted in ``qrels_only`` (as trec_eval 9 does;
@@ -323,6 +324,19 @@ class Summary:
     qrels_duplicates: int
     run_source: str
     qrels_source: str
+    qrels_fractional: int = 0
+
+    def nothing_evaluated(self) -> str | None:
+        """Why no query has a value, in one line, when none has (the command line stops there with
+        exit code 2, as trec_eval 10 stops with 4); None otherwise."""
+        if self.n_evaluated:
+            return None
+        n = len(self.run_only)
+        return (
+            f"{self.run_source}: none of its {_plural(n, 'query', 'queries')} is judged in {self.qrels_source}, "
+            "so there is nothing to evaluate (trec_eval 10 stops too; with -c each judged query counts as "
+            "an empty list)"
+        )
 
     def lines(self) -> list[str]:
         """The summary in words, one sentence a line (counts only: no ids)."""
@@ -350,6 +364,11 @@ class Summary:
         ):
             if n:
                 out.append(f"{q(n, 'duplicate docid line')} left out of the {what} ({lines:,} lines read)")
+        if self.qrels_fractional:
+            out.append(
+                f"{q(self.qrels_fractional, 'grade')} with a fraction read by the whole part, as trec_eval "
+                "reads them (1.5 as 1)"
+            )
         if self.relevance_level != 1:
             out.append(
                 f"relevant means a grade of {self.relevance_level} or more (trec_eval -l {self.relevance_level})"
@@ -639,6 +658,7 @@ def evaluate(
         qrels_duplicates=qrels.n_duplicates,
         run_source=run.source,
         qrels_source=qrels.source,
+        qrels_fractional=qrels.n_fractional,
     )
     return Evaluation(
         qids=qids,
