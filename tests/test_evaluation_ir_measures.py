@@ -94,3 +94,20 @@ def test_err_at_k_is_ir_measures_err_which_runs_gdeval_through_perl(seed):
             else:  # nothing relevant judged: gdeval prints no line, and ERR is 0
                 assert not any(g > 0 for g in qrels[qid].values()) and ours.value(m, qid) == 0, (name, qid)
     assert checked > 50
+
+
+@pytest.mark.parametrize("gains", [{0: 0, 1: 1, 2: 5, 3: 10}, {1: 3}, {0: 1, 1: 1, 2: 2}])
+@pytest.mark.parametrize("seed", [31, 32])
+def test_ndcg_with_gains_is_ir_measures_and_so_trec_eval_s_gain_pairs(seed, gains):
+    """ir_measures maps the qrels' grades through ``gains`` (a grade it does not name keeps its own)
+    and runs trec_eval's ndcg; we read it as trec_eval's pairs, ``ndcg.0=0,1=1,2=5,3=10``."""
+    qrels, run = collection(seed)
+    theirs = {x.query_id: x.value for x in ir_measures.iter_calc([ir_measures.nDCG(gains=gains)], qrels, run)}
+    written = "nDCG(gains={" + ", ".join(f"{g}: {v}" for g, v in gains.items()) + "})"
+    pairs = "ndcg." + ",".join(f"{g}={v}" for g, v in gains.items())
+    for name in (written, pairs):
+        m = Measure.parse(name)
+        ours = evaluate(qrels, run, [m])
+        assert len(ours.qids) > 20
+        for qid in ours.qids:
+            assert ours.value(m, qid) == pytest.approx(theirs[qid], abs=1e-12), (name, qid)
