@@ -175,3 +175,19 @@ def test_runid_and_num_q_print_their_all_lines_alone(tmp_path):
     code, out, _ = call(paths["qrels"], paths["base"], "-q", "-m", "runid", "-m", "num_q")
     expected = pytrec_eval.RelevanceEvaluator(qrels, {"runid", "num_q"}).evaluate(run)
     assert code == 0 and out.splitlines() == [f"{'runid':<22}\tall\tbase", f"{'num_q':<22}\tall\t{len(expected)}"]
+
+
+@pytest.mark.parametrize("n_runs", [1, 2])
+def test_all_trec_as_json_is_what_the_readme_s_schema_says_with_relstring_as_text(n_runs):
+    import json
+
+    import jsonschema
+    from test_evaluation_outputs import closed, readme_schema
+
+    runs = [RECORDED / "c21.run", RECORDED / "c22.run"][:n_runs]
+    code, out, _ = call(RECORDED / "c21.qrels", *runs, "-q", "-c", "-m", "all_trec", "--format", "json")
+    doc = json.loads(out)
+    jsonschema.validate(doc, closed(readme_schema()), cls=jsonschema.Draft202012Validator)
+    assert doc["left_out"] == [] and code == doc["exit_code"]
+    first = doc["runs"][0]["queries"][0]
+    assert first["qid"] == "q0" and first["values"]["relstring"] == "-----1---"  # c21.c.txt's q0
