@@ -148,7 +148,7 @@ def test_rbp_resid_takes_rbp_s_persistence():
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("ndcg.x=1", "a gain pair is grade=gain"),
+        ("ndcg.x=1", "ndcg.x=1: a gain pair is grade=gain"),
         ("ndcg.-1=1", "a gain pair is grade=gain"),
         ("rbp.p=1.5", "persistence p must be more than 0"),
         ("rbp_resid.1=2", "rbp_resid takes only p="),

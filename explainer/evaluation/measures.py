@@ -104,6 +104,9 @@ class Measure:
 
     def _check_pair(self, name: str, value: float) -> None:
         where = self.written or self.family.trec_eval or self.key
+        stem = self.family.trec_eval or self.key
+        if where.startswith(stem + "_"):  # as -m took it: ndcg.x=1, printed ndcg_x=1
+            where = f"{stem}.{where[len(stem) + 1 :]}"
         if name == "p" and self.key in ("rbp", "rbp_resid"):
             if not 0 < value <= 1:
                 raise ValueError(f"{where}: rbp's persistence p must be more than 0 and at most 1, got {value:g}")
