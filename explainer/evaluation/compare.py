@@ -29,7 +29,7 @@ A query evaluated for one system and not the other (a run with no result for it)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -45,6 +45,9 @@ QUESTIONS = ("superiority", "non-inferiority", "two-sided")
 
 OUTCOMES = ("ships", "does not ship", "undecided")
 """A verdict's outcomes (a two-sided report has none)."""
+
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no correction"}
+"""The corrections of the gate's p-values over several candidates, as a verdict names them."""
 
 DEFAULT_GATE_MEASURE = "ndcg@10"
 """The gate's measure when none is named (the command line's and the page's): the measure BEIR chose to
@@ -138,6 +141,7 @@ class MeasureVerdict:
     sd: float
     alpha: float
     alternative: str
+    p_adjusted: float | None = None
 
     @property
     def mde(self) -> float:
@@ -147,6 +151,12 @@ class MeasureVerdict:
     def p_text(self) -> str:
         """The p-value for a reader (``< 0.0001`` when no random pattern was as extreme)."""
         return format_p(self.p, None if self.exact else self.n_permutations)
+
+    def p_adjusted_text(self) -> str:
+        """The adjusted p-value for a reader, as ``p_text`` (``""`` when not adjusted)."""
+        if self.p_adjusted is None:
+            return ""
+        return format_p(self.p_adjusted, None if self.exact else self.n_permutations)
 
 
 @dataclass(frozen=True)
@@ -159,6 +169,9 @@ class Gate:
     test: str
     verdicts: tuple[MeasureVerdict, ...]
     outcome: str | None
+    correction: str | None = None
+    family: int = 1
+    """With several candidates: the correction of each gate measure's p-values over the ``family`` candidates."""
 
     @property
     def measure(self) -> str:
@@ -204,8 +217,16 @@ class Gate:
             else:
                 above = v.low > v.shift
                 interval = f"{level} lower bound {v.low:+.4f} {'>' if above else '<='} {v.shift:+.4f}"
-                under = v.p < self.alpha
-                p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
+                if v.p_adjusted is None:
+                    under = v.p < self.alpha
+                    p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
+                else:
+                    under = v.p_adjusted < self.alpha
+                    p = (
+                        f"{test} {_p_is(v.p_text())}, adjusted over {self.family} candidates by "
+                        f"{CORRECTION_NAMES[self.correction]} {_p_is(v.p_adjusted_text())}, "
+                        f"{'under' if under else 'not under'} alpha {self.alpha:g}"
+                    )
             if v.outcome == "undecided":
                 p += (
                     f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval [{v.p_low:.4f}, {v.p_high:.4f}] "
@@ -381,16 +402,13 @@ def compare(
         )
         for m in gate_measures
     )
-    if question == "two-sided":
-        outcome = None
-    elif any(v.outcome == "does not ship" for v in verdicts):
-        outcome = "does not ship"
-    elif any(v.outcome == "undecided" for v in verdicts):
-        outcome = "undecided"
-    else:
-        outcome = "ships"
     gate = Gate(
-        question=question, margin=float(margin), alpha=float(alpha), test=test, verdicts=verdicts, outcome=outcome
+        question=question,
+        margin=float(margin),
+        alpha=float(alpha),
+        test=test,
+        verdicts=verdicts,
+        outcome=gate_outcome(question, verdicts),
     )
     return Comparison(
         baseline_name=baseline.name,
@@ -400,6 +418,54 @@ def compare(
         only_baseline=only_baseline,
         only_candidate=only_candidate,
     )
+
+
+def adjusted_gates(comparisons, correction: str = "holm") -> tuple[Comparison, ...]:
+    """Several candidates' comparisons with one baseline, each gate measure's p-values adjusted over the candidates.
+
+    ``correction`` is ``significance.adjust``'s (``"holm"``, ``"bh"``, ``"none"``). A candidate
+    that shipped on its own test no longer ships on a measure whose adjusted p-value is not
+    under alpha; one that did not ship still does not; an undecided one stays undecided.
+    With Holm each candidate's "ships" keeps the chance of any false ship among them at most
+    alpha; with any of them, exit 0 needs every candidate to ship, an intersection-union test.
+    """
+    comparisons = tuple(comparisons)
+    if correction not in CORRECTION_NAMES:
+        raise ValueError(f"correction must be one of {', '.join(map(repr, CORRECTION_NAMES))}, got {correction!r}")
+    gates = [c.gate for c in comparisons]
+    if gates[0].question == "two-sided" or len(comparisons) < 2:
+        return comparisons
+    adjusted = [list(g.verdicts) for g in gates]
+    for j in range(len(gates[0].verdicts)):
+        raw = np.array([g.verdicts[j].p for g in gates], dtype=float)
+        for i, p_adjusted in enumerate(sig.adjust(raw, correction).tolist()):
+            v = gates[i].verdicts[j]
+            outcome = v.outcome
+            if outcome == "ships" and not p_adjusted < v.alpha:
+                outcome = "does not ship"
+            adjusted[i][j] = replace(v, p_adjusted=float(p_adjusted), outcome=outcome)
+    out = []
+    for c, verdicts in zip(comparisons, adjusted, strict=True):
+        gate = replace(
+            c.gate,
+            verdicts=tuple(verdicts),
+            outcome=gate_outcome(c.gate.question, verdicts),
+            correction=correction,
+            family=len(comparisons),
+        )
+        out.append(replace(c, gate=gate))
+    return tuple(out)
+
+
+def gate_outcome(question: str, verdicts) -> str | None:
+    """The gate's outcome from its measures': none for a report; ships only when every measure ships."""
+    if question == "two-sided":
+        return None
+    if any(v.outcome == "does not ship" for v in verdicts):
+        return "does not ship"
+    if any(v.outcome == "undecided" for v in verdicts):
+        return "undecided"
+    return "ships"
 
 
 def measure_comparison(

@@ -1,0 +1,181 @@
+"""``relevance-explainer evaluate QRELS RUN1 ... RUNn``: many runs in one command, a sweep, the gate's exit codes.
+
+The adjusted p-values are held to statsmodels' ``multipletests`` on the same raw p-values; the
+sweep's order and best setting to the means pytrec_eval computes; the exit codes to the golden
+set's numbers (README: the margin's interval of the NDCG@10 gain, [+0.0068, +0.1118], is not
+above 0.05).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+
+import numpy as np
+import pytest
+import pytrec_eval
+from evaluation_cases import collection, qrels_text, run_text
+
+from explainer.evaluation import cli, golden
+
+multitest = pytest.importorskip("statsmodels.stats.multitest")
+
+WEIGHTS = (0.75, 0.0, 1.5, 0.25, 3.0)
+"""Five settings of a parameter, given out of order."""
+LEAN = {0.0: 0.0, 0.25: 1.0, 0.75: 3.0, 1.5: 1.5, 3.0: 0.5}
+"""How much each setting's scores lean on the judgments: most at 0.75, so the best is inside the sweep."""
+
+
+def five_runs(tmp_path, seed=5):
+    """A qrels file and five runs named ``weight=W.run`` (tags ``sysW``), each leaning on the grades by ``LEAN[W]``."""
+    qrels, run = collection(seed, 30)
+    run = {q: d for q, d in run.items() if d}
+    rng = np.random.default_rng(seed)
+    (tmp_path / "qrels.txt").write_text(qrels_text(qrels))
+    runs, paths = {}, []
+    for w in WEIGHTS:
+        noise = {q: {d: float(rng.normal(0, 0.5)) for d in docs} for q, docs in run.items()}
+        scored = {
+            q: {d: s + LEAN[w] * qrels.get(q, {}).get(d, 0) + noise[q][d] for d, s in docs.items()}
+            for q, docs in run.items()
+        }
+        path = tmp_path / f"weight={w:g}.run"
+        path.write_text(run_text(scored, rng, tag=f"sys{w:g}"))
+        runs[w] = scored
+        paths.append(path)
+    return qrels, runs, tmp_path / "qrels.txt", paths
+
+
+def parsed(*argv):
+    parser = argparse.ArgumentParser()
+    cli.add_evaluate_command(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["evaluate", *map(str, argv)])
+
+
+def call(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.run(parsed(*argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+FAST = ("--permutations", "2000", "--bootstrap", "500")
+
+
+def test_five_runs_compare_in_one_command_with_the_correction_named(tmp_path):
+    qrels, runs, qrels_path, paths = five_runs(tmp_path)
+    code, out, err = call(qrels_path, *paths, "-m", "ndcg_cut.10", "-m", "map", *FAST)
+    assert code in (0, 1)
+    # Standard output: trec_eval's table, one block per run, in the order given.
+    blocks = [out.splitlines()[i : i + 2] for i in range(0, 10, 2)]
+    assert len(out.splitlines()) == 10
+    for w, block in zip(WEIGHTS, blocks, strict=True):
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(runs[w])
+        assert block[0] == f"{'map':<22}\tall\t{np.mean([v['map'] for v in theirs.values()]):6.4f}"
+    assert "adjusted over the 4 candidates of each measure by Holm's step-down" in err
+    assert "# Runs: a = sys0.75 (baseline); b = sys0; c = sys1.5; d = sys0.25; e = sys3" in err
+    assert re.search(r"^#   pair .* p \(rand\.\) +p \(Holm\)$", err, re.M)
+    assert "# The gate: each of the 4 candidates against the baseline a, its one-sided p-values adjusted " in err
+    for i in "bcde":
+        assert f"\n# {i} sys" in err
+    code, _, err = call(qrels_path, *paths, "-m", "map", "--correction", "bh", *FAST)
+    assert "by Benjamini-Hochberg (the false discovery rate at most alpha)" in err
+    assert "adjusted over 4 candidates by Benjamini-Hochberg p = " in err
+
+
+@pytest.mark.parametrize(("correction", "method"), [("holm", "holm"), ("bh", "fdr_bh"), ("none", None)])
+def test_the_adjusted_p_values_are_statsmodels_multipletests_of_the_raw_ones(tmp_path, correction, method):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    paths = [paths[WEIGHTS.index(w)] for w in sorted(WEIGHTS)]  # the baseline leans least on the judgments
+    report = cli.report_from_args(parsed(qrels_path, *paths, "-m", "map", "--correction", correction, *FAST))
+    pairs = report.many.pairs["map"]
+    raw = np.array([p.p for p in pairs])
+    theirs = raw if method is None else multitest.multipletests(raw, method=method)[1]
+    assert [p.p_adjusted for p in pairs] == pytest.approx(theirs.tolist(), abs=1e-12)
+    # The gate's own one-sided p-values, adjusted over the candidates by the same correction.
+    gates = [c.gate.verdicts[0] for c in report.candidates]
+    raw = np.array([v.p for v in gates])
+    assert np.sum(raw < 0.05) >= 2  # some to adjust
+    theirs = raw if method is None else multitest.multipletests(raw, method=method)[1]
+    assert [v.p_adjusted for v in gates] == pytest.approx(theirs.tolist(), abs=1e-12)
+    for c, v in zip(report.candidates, gates, strict=True):
+        alone = v.low > v.shift and v.p < 0.05
+        assert c.gate.ships == (alone and v.p_adjusted < 0.05)
+
+
+def test_a_sweep_orders_the_runs_by_its_parameter_and_marks_the_best(tmp_path):
+    qrels, runs, qrels_path, paths = five_runs(tmp_path)
+    code, _, err = call(qrels_path, *paths, "-m", "map", "--sweep", "weight", *FAST)
+    assert code in (0, 1)
+    rows = re.findall(r"^# +([\d.]+)  (sys\S+) +(\d\.\d{4}) \[[^]]*\](  best)?", err, re.M)[:5]  # map's
+    assert [float(r[0]) for r in rows] == sorted(WEIGHTS)
+    assert [r[1] for r in rows] == [f"sys{w:g}" for w in sorted(WEIGHTS)]
+    means = {}
+    for w in WEIGHTS:
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(runs[w])
+        means[w] = np.mean([v["map"] for v in theirs.values()])
+    assert [float(r[2]) for r in rows] == pytest.approx([means[w] for w in sorted(WEIGHTS)], abs=5e-5)
+    best = max(means, key=means.get)
+    assert best == 0.75  # LEAN's most
+    assert [r[3] == "  best" for r in rows] == [w == best for w in sorted(WEIGHTS)]
+    assert "# Sweep of weight over 5 settings, in order of weight: " in err
+    assert re.search(
+        rf"^#   best: weight={best:g}, mean {means[best]:.4f}; (better than|not distinguishable)", err, re.M
+    )
+
+
+def test_a_run_against_itself_is_not_inferior_by_0_01_and_ships(tmp_path):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    code, _, err = call(qrels_path, paths[0], paths[0], paths[0], "--non-inferiority", "0.01", *FAST)
+    assert code == cli.EXIT_SHIPS == 0, err
+    assert "# SHIPS: every candidate ships (ships b, c)" in err
+
+
+def test_the_golden_set_does_not_ship_better_by_more_than_0_05(tmp_path):
+    files = golden.paths()
+    code, _, err = call(
+        files["qrels"], files["baseline"], files["candidate"], "--margin", "0.05", "--gate-measure", "ndcg@10"
+    )
+    assert code == cli.EXIT_DOES_NOT_SHIP == 1
+    assert "# DOES NOT SHIP on ndcg_cut_10: better by more than 0.0500 (superiority, H0: difference <= +0.0500)" in err
+
+
+def test_with_many_candidates_one_that_fails_fails_the_command(tmp_path):
+    files = golden.paths()
+    code, _, err = call(files["qrels"], files["baseline"], files["candidate"], files["baseline"], *FAST)
+    assert code == 1
+    assert "# DOES NOT SHIP: not every candidate ships (ships b; does not ship c)" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (("--sweep", "alpha"), "names no setting of alpha"),
+        (("--sweep", "w t"), "a sweep's parameter is a name of letters"),
+        (("--all-pairs", "--test", "t-test"), "randomised Tukey HSD, a randomization test"),
+        (("--all-pairs", "--sweep", "weight"), "not allowed with argument"),
+        (("--correction", "bonferroni"), "invalid choice: 'bonferroni'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, extra, said):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    try:
+        code, _, err = call(qrels_path, *paths[:3], *extra, *FAST)
+    except SystemExit as stop:  # argparse's errors go to the real stderr
+        code, err = stop.code, capsys.readouterr().err
+    assert code == cli.EXIT_BAD_INPUT == 2
+    assert said in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_sweep_and_all_pairs_need_two_runs(tmp_path):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    code, _, err = call(qrels_path, paths[0], "--all-pairs")
+    assert code == 2 and err == "relevance-explainer evaluate: --all-pairs compares runs: give at least two\n"
+
+
+def test_all_pairs_tests_every_pair_by_the_randomised_tukey_hsd(tmp_path):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    code, _, err = call(qrels_path, *paths[:3], "-m", "map", "--all-pairs", *FAST)
+    assert "all 3 pairs of 3 runs: the randomised Tukey HSD over the query-by-run matrix" in err
+    # map's three pairs, then ndcg_cut_10's (the gate's measure, evaluated too)
+    assert len(re.findall(r"^#   [a-c] - [a-c]  [+-]\d\.\d{4}  p ", err, re.M)) == 6
