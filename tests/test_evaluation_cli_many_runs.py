@@ -9,7 +9,9 @@ above 0.05).
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
+import math
 import re
 
 import numpy as np
@@ -20,6 +22,7 @@ from evaluation_cases import collection, qrels_text, run_text
 from explainer.evaluation import cli, golden
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
+smpower = pytest.importorskip("statsmodels.stats.power")
 
 WEIGHTS = (0.75, 0.0, 1.5, 0.25, 3.0)
 """Five settings of a parameter, given out of order."""
@@ -179,3 +182,74 @@ def test_all_pairs_tests_every_pair_by_the_randomised_tukey_hsd(tmp_path):
     assert "all 3 pairs of 3 runs: the randomised Tukey HSD over the query-by-run matrix" in err
     # map's three pairs, then ndcg_cut_10's (the gate's measure, evaluated too)
     assert len(re.findall(r"^#   [a-c] - [a-c]  [+-]\d\.\d{4}  p ", err, re.M)) == 6
+
+
+# -- two runs: the effect first, then its size, then power (issue #30, item 4) -----------------------
+
+
+def golden_differences(measure="ndcg_cut_10"):
+    """The golden set's per-query differences candidate - baseline, from pytrec_eval (an independent oracle)."""
+    files = golden.paths()
+    qrels, base, cand = {}, {}, {}
+    for line in gzip.open(files["qrels"], "rt"):
+        q, _, doc, grade = line.split()
+        qrels.setdefault(q, {})[doc] = int(grade)
+    for path, run in ((files["baseline"], base), (files["candidate"], cand)):
+        for line in gzip.open(path, "rt"):
+            q, _, doc, _, score, _ = line.split()
+            run.setdefault(q, {})[doc] = float(score)
+    theirs = [pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(r) for r in (base, cand)]
+    return files, np.array([theirs[1][q][measure] - theirs[0][q][measure] for q in sorted(qrels)])
+
+
+def test_two_runs_say_the_difference_first_then_d_z_then_power_then_the_queries_a_difference_needs():
+    files, d = golden_differences()
+    sd = float(np.std(d, ddof=1))
+    code, _, err = call(
+        files["qrels"], files["baseline"], files["candidate"], "-m", "ndcg_cut.10", "--detect", "0.02", *FAST
+    )
+    assert code == 0
+    lines = [line[2:] for line in err.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("NDCG@10: mean difference"))
+    assert lines[start].startswith(
+        f"NDCG@10: mean difference {d.mean():+.4f} (candidate - baseline, in NDCG@10's units)"
+    )
+    assert lines[start + 1].startswith(f"d_z = {d.mean() / sd:+.2f} (the mean difference over the standard deviation")
+    assert lines[start + 1].endswith(
+        f"won {np.sum(d > 0)}, tied {np.sum(d == 0)} and lost {np.sum(d < 0)} of 100 queries"
+    )
+    solver = smpower.TTestPower()
+    mde = solver.solve_power(effect_size=None, nobs=100, alpha=0.05, power=0.8, alternative="larger") * sd
+    assert re.fullmatch(
+        rf"Power: on 100 queries .* of {sd:.4f}, the one-sided paired t-test at alpha 0.05 \(H0: difference <= 0\) "
+        rf"finds a true gain of {mde:.4f}, the minimum detectable effect, 80% of the time, .*",
+        lines[start + 2],
+    )
+    n = math.ceil(solver.solve_power(effect_size=0.02 / sd, nobs=None, alpha=0.05, power=0.8, alternative="larger"))
+    assert lines[start + 3].startswith(
+        f"To find a true gain of 0.0200 80% of the time, the same test needs {n:,} queries"
+    )
+    assert lines[start + 4].startswith("Power is the paired t-test's") and lines[start + 4].count(". ") == 0
+    assert lines[start + 5].startswith("SHIPS on ndcg_cut_10")
+    assert sum("Power" in line for line in lines) == 2  # one copy of the power sentence: effects'
+
+
+def test_with_a_margin_the_power_and_the_queries_are_of_the_gates_own_test():
+    files, d = golden_differences()
+    sd = float(np.std(d, ddof=1))
+    code, _, err = call(
+        files["qrels"], files["baseline"], files["candidate"], "--margin", "0.05", "--detect", "0.1", *FAST
+    )
+    assert code == 1
+    solver = smpower.TTestPower()
+    mde = solver.solve_power(effect_size=None, nobs=100, alpha=0.05, power=0.8, alternative="larger") * sd
+    assert f"(H0: difference <= 0.05) finds a true difference of {0.05 + mde:+.4f}, H0's +0.0500 plus the " in err
+    n = math.ceil(solver.solve_power(effect_size=0.05 / sd, nobs=None, alpha=0.05, power=0.8, alternative="larger"))
+    assert f"# To find a true difference of +0.1000 80% of the time, the same test needs {n:,} queries" in err
+
+
+@pytest.mark.parametrize(("question", "detect"), [((), "0"), (("--margin", "0.05"), "0.02"), (("--two-sided",), "0")])
+def test_a_difference_the_test_cannot_be_asked_to_find_exits_2(question, detect):
+    files = golden.paths()
+    code, out, err = call(files["qrels"], files["baseline"], files["candidate"], *question, "--detect", detect)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--detect takes " in err

@@ -30,6 +30,7 @@ its parser, so more options (``--html FILE``, ``--serve``) can be added to it; t
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -352,6 +353,13 @@ def _add_gate_arguments(parser: argparse.ArgumentParser) -> None:
         "--confidence", type=float, default=0.95, help="the interval's confidence level (default: %(default)s)"
     )
     gate.add_argument(
+        "--detect",
+        type=float,
+        metavar="D",
+        help="also say how many queries the gate's t-test needs to find a true difference D (in the measure's "
+        "units) 80%% of the time, with the standard deviation of the differences measured on these queries",
+    )
+    gate.add_argument(
         "--seed", type=int, default=0, help="seed of the randomization test and the bootstrap (default: %(default)s)"
     )
     many = parser.add_argument_group(
@@ -494,6 +502,7 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         raise ValueError(f"{flag} compares runs: give at least two")
     if getattr(args, "sweep", None):
         check_parameter(args.sweep)
+    _check_detect(args)
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
     runs = [_load(read_run, path, args.duplicates, stream) for path in paths]
     measures = asked
@@ -563,6 +572,23 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     return Report(evaluations, None, names, tuple(paths), args.qrels, candidates, table_runs)
 
 
+def _check_detect(args: argparse.Namespace) -> None:
+    """``ValueError`` unless ``--detect D`` is a difference the gate's test can be asked to find."""
+    detect = getattr(args, "detect", None)
+    if detect is None:
+        return
+    question = _question(args)
+    shift = -question["margin"] if question["question"] == "non-inferiority" else question.get("margin", 0.0)
+    if question["question"] == "two-sided":
+        if not (math.isfinite(detect) and detect != 0):
+            raise ValueError(f"--detect takes a difference other than 0, in the measure's units, got {detect!r}")
+    elif not (math.isfinite(detect) and detect > shift):
+        raise ValueError(
+            f"--detect takes a true difference above H0's {shift:g} (the gate's), in the measure's units, "
+            f"got {detect!r}"
+        )
+
+
 def _tabled(args: argparse.Namespace, n_runs: int) -> bool:
     """Whether the runs get the table of runs by measures: more than two, or ``--all-pairs`` or ``--sweep``."""
     return n_runs > 2 or bool(getattr(args, "all_pairs", False)) or bool(getattr(args, "sweep", None))
@@ -620,12 +646,15 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
 
         for evaluation in printed:
             trec_lines.write_lines(evaluation, out, queries=args.query_eval, summary=args.summary, runid=runid)
-    write_notes(report, err, args.worst, left_out=_not_computed(args))
+    write_notes(report, err, args.worst, left_out=_not_computed(args), detect=getattr(args, "detect", None))
 
 
-def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str] = ()) -> None:
+def write_notes(
+    report: Report, err: TextIO, worst: int = 5, left_out: list[str] = (), detect: float | None = None
+) -> None:
     """The ``#`` lines for people: what a nickname asked for that is not computed (``left_out``),
-    each run's summary, then the comparison and the verdict."""
+    each run's summary, then the comparison, each gate measure's effect and power (with ``detect``,
+    the queries that difference needs) and the verdict."""
     if left_out:
         err.write(f"# not computed yet, so left out of the nicknames asked for: {', '.join(left_out)}\n")
     two = len(report.evaluations) > 1
@@ -645,7 +674,7 @@ def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str]
     if report.comparison is None:
         return
     c = report.comparison
-    for line in c.lines():  # they name the runs, and some queries
+    for line in c.lines(detect):  # they name the runs, and some queries
         err.write(f"# {escaped(line)}\n")
     gate = c.measures[c.gate.measure]
     if worst > 0:

@@ -265,8 +265,26 @@ class Comparison:
 
         return comparison_frame(self)
 
-    def lines(self) -> list[str]:
-        """A plain-text report: one line per measure, then the gate (no document ids)."""
+    def effects(self) -> list:
+        """Each gate measure's ``effects.Effect``: its difference, d_z, wins, ties and losses, and the power of
+        the gate's own test (the one-sided t-test of H0 at the gate's shift, or the two-sided one)."""
+        from explainer.evaluation.effects import effect
+
+        gate = self.gate
+        alternative = "two-sided" if gate.question == "two-sided" else "greater"
+        return [
+            effect(self.measures[v.measure], alpha=gate.alpha, shift=v.shift, alternative=alternative)
+            for v in gate.verdicts
+        ]
+
+    def effect_lines(self, detect: float | None = None) -> list[str]:
+        """Each gate measure's effect and power in sentences (``Effect.lines``); with ``detect``, the queries
+        a true difference that large needs."""
+        return [line for e in self.effects() for line in e.lines(detect if e.mde == e.mde else None)]
+
+    def lines(self, detect: float | None = None) -> list[str]:
+        """A plain-text report: one line per measure, then each gate measure's effect and power
+        (``effect_lines``), then the gate (no document ids)."""
         out = [f"Comparison: {self.candidate_name} (candidate) against {self.baseline_name} (baseline)"]
         for qids, system in ((self.only_baseline, self.candidate_name), (self.only_candidate, self.baseline_name)):
             if qids:
@@ -295,15 +313,7 @@ class Comparison:
                 f"{m.measure:<22} {m.mean_baseline:8.4f} {m.mean_candidate:9.4f} {m.mean_delta:+8.4f}  {ci:>17}  "
                 f"{d_z:>6}  {m.wins:4d} {m.ties:4d} {m.losses:6d}  {format_p(m.t_p):>10} {random_p:>9}"
             )
-        side = "two-sided" if self.gate.question == "two-sided" else "one-sided"
-        for v in self.gate.verdicts:
-            if v.mde == v.mde:
-                out.append(
-                    f"{v.measure}: power: with {v.n} queries and differences of standard deviation {v.sd:.4f}, "
-                    f"the {side} t-test at alpha {self.gate.alpha:g} finds a true difference of "
-                    f"{v.shift + v.mde:+.4f} {POWER:.0%} of the time (H0's {v.shift:+.4f} plus the minimum "
-                    f"detectable effect, {v.mde:.4f}). {sig.ASSUMPTIONS}"
-                )
+        out += self.effect_lines(detect)
         out.append(self.gate.reason)
         return out
 
