@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import json
 import math
 import re
 
+import jsonschema
 import numpy as np
 import pytest
 import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
+from test_evaluation_outputs import closed, readme_schema
 
 from explainer.evaluation import cli, golden
 
@@ -253,3 +256,81 @@ def test_a_difference_the_test_cannot_be_asked_to_find_exits_2(question, detect)
     files = golden.paths()
     code, out, err = call(files["qrels"], files["baseline"], files["candidate"], *question, "--detect", detect)
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--detect takes " in err
+
+
+# -- the JSON: candidates, many_runs and sweep (issue #30, item 5) ------------------------------------
+
+
+def run_json(*argv):
+    code, out, err = call(*argv, "--format", "json")
+    return code, json.loads(out), err
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--all-pairs"], ["--sweep", "weight"], ["--two-sided"], ["--non-inferiority", "0.01", "--detect", "0.02"]],
+    ids=["against the baseline", "all pairs", "sweep", "two-sided", "non-inferiority, detect"],
+)
+def test_the_json_of_many_runs_is_what_the_readmes_schema_says(tmp_path, extra):
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    schema = closed(readme_schema())
+    code, doc, err = run_json(qrels_path, *paths, "-m", "map", *FAST, *extra)
+    jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
+    assert doc["exit_code"] == code and doc["comparison"] is None
+    assert [r["role"] for r in doc["runs"]] == ["baseline"] + ["candidate"] * 4
+    assert (doc["sweep"] is None) == ("--sweep" not in extra)
+    verdicts = doc["candidates"]["verdicts"]
+    assert [v["letter"] for v in verdicts] == list("bcde")
+    for v in verdicts:  # each candidate's reason is the line on standard error
+        assert f"# {v['letter']} {v['name']}: {v['reason']}\n" in err
+    assert doc["candidates"]["reason"] in err
+
+
+def test_the_json_holds_the_numbers_of_the_text(tmp_path):
+    qrels, runs, qrels_path, paths = five_runs(tmp_path)
+    paths = [paths[WEIGHTS.index(w)] for w in sorted(WEIGHTS)]
+    code, doc, err = run_json(qrels_path, *paths, "-m", "map", "--detect", "0.05", *FAST)
+    many = doc["many_runs"]
+    assert many["correction"] == "holm" and "Holm's step-down" in many["method"]
+    pairs = next(m for m in many["measures"] if m["measure"] == "map")["pairs"]
+    raw = [p["p"] for p in pairs]
+    assert [p["p_adjusted"] for p in pairs] == pytest.approx(multitest.multipletests(raw, method="holm")[1], abs=1e-12)
+    for p, w in zip(pairs, sorted(WEIGHTS)[1:], strict=True):
+        theirs = [pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(runs[x]) for x in (0.0, w)]
+        d = np.array([theirs[1][q]["map"] - theirs[0][q]["map"] for q in sorted(theirs[0])])
+        assert p["mean_difference"] == pytest.approx(d.mean(), abs=1e-12)
+        assert (p["wins"], p["ties"], p["losses"]) == (np.sum(d > 0), np.sum(d == 0), np.sum(d < 0))
+    candidates = doc["candidates"]
+    assert candidates["correction"] == "holm"
+    gate_p = [v["comparison"]["gate"]["measures"][0]["p"] for v in candidates["verdicts"]]
+    adjusted = [v["comparison"]["gate"]["measures"][0]["p_adjusted"] for v in candidates["verdicts"]]
+    assert adjusted == pytest.approx(multitest.multipletests(gate_p, method="holm")[1], abs=1e-12)
+    for v in candidates["verdicts"]:
+        (e,) = v["effects"]
+        assert e["measure"] == "ndcg_cut_10" and e["power"]["difference"] == 0.05
+        n = smpower.TTestPower().solve_power(
+            effect_size=0.05 / e["sd_of_differences"], nobs=None, alpha=0.05, power=0.8, alternative="larger"
+        )
+        assert e["power"]["queries_needed"] == math.ceil(n)
+        assert "adjusted over 4 candidates by Holm p = " in v["reason"]
+    outcomes = [v["outcome"] for v in candidates["verdicts"]]
+    assert candidates["outcome"] == ("ships" if set(outcomes) == {"ships"} else "does not ship")
+    assert code == (0 if candidates["outcome"] == "ships" else 1)
+
+
+def test_the_sweeps_json_names_the_best_and_its_neighbours(tmp_path):
+    qrels, runs, qrels_path, paths = five_runs(tmp_path)
+    _, doc, err = run_json(qrels_path, *paths, "-m", "map", "--sweep", "weight", *FAST)
+    sweep = doc["sweep"]
+    assert [s["value"] for s in sweep["settings"]] == sorted(WEIGHTS)
+    assert [r["name"] for r in doc["many_runs"]["runs"]] == [f"sys{w:g}" for w in sorted(WEIGHTS)]
+    (measure,) = [m for m in sweep["measures"] if m["measure"] == "map"]
+    mean = {w: np.mean([v["map"] for v in pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(runs[w]).values()])
+            for w in WEIGHTS}  # fmt: skip
+    assert measure["best"] == 0.75 and measure["best_run"] == "sys0.75"
+    assert measure["mean"] == pytest.approx(mean[0.75], abs=1e-12)
+    assert [n["value"] for n in measure["neighbours"]] == [0.25, 1.5]
+    for n in measure["neighbours"]:
+        assert n["difference"] == pytest.approx(mean[0.75] - mean[n["value"]], abs=1e-12)
+        assert n["distinguishable"] == (n["p_adjusted"] < 0.05)
+    assert f"#   {measure['verdict']}\n" in err

@@ -43,7 +43,6 @@ from explainer.catalog.measures import NICKNAMES
 from explainer.evaluation.compare import (
     CORRECTION_NAMES,
     DEFAULT_GATE_MEASURE,
-    OUTCOMES,
     TESTS,
     Comparison,
     adjusted_gates,
@@ -52,7 +51,7 @@ from explainer.evaluation.compare import (
 from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
 from explainer.evaluation.formats.blocks import STDIN
-from explainer.evaluation.many_runs import ManyRuns, letter, many_runs
+from explainer.evaluation.many_runs import ManyRuns, gate_outcome, gate_summary, letter, many_runs
 from explainer.evaluation.measures import (
     CUT_KEYS,
     DEFAULT_CONVENTION,
@@ -605,15 +604,9 @@ def _question(args: argparse.Namespace) -> dict:
 def exit_code(report: Report) -> int:
     """0 when every candidate ships, or there is no candidate or no verdict; 1 when any does not ship;
     3 when none fails and one is undecided."""
-    if report.candidates:
-        outcomes = {c.gate.outcome for c in report.candidates}
-    else:
-        outcomes = {None if report.comparison is None else report.comparison.gate.outcome}
-    if "does not ship" in outcomes:
-        return EXIT_DOES_NOT_SHIP
-    if "undecided" in outcomes:
-        return EXIT_UNDECIDED
-    return EXIT_SHIPS
+    candidates = report.candidates or ([] if report.comparison is None else [report.comparison])
+    outcome = gate_outcome(candidates) if candidates else None
+    return {"does not ship": EXIT_DOES_NOT_SHIP, "undecided": EXIT_UNDECIDED}.get(outcome, EXIT_SHIPS)
 
 
 # -- what is printed ----------------------------------------------------------------------------
@@ -633,6 +626,7 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
             queries=args.query_eval,
             exit_code=exit_code(report),
             generator=_generator(),
+            detect=getattr(args, "detect", None),
         )
         json_report.write(doc, out)
     elif args.format == "csv":
@@ -705,22 +699,7 @@ def write_many_notes(report: Report, err: TextIO) -> None:
         )
     for i, c in enumerate(candidates, start=1):
         err.write(f"# {letter(i)} {escaped(c.candidate_name)}: {escaped(c.gate.reason)}\n")
-    if gate.question != "two-sided":
-        err.write(f"# {escaped(gate_summary(candidates))}\n")
-
-
-def gate_summary(candidates) -> str:
-    """The verdict over every candidate in one line: which ship, and so whether the command exits 0."""
-    by = {o: [letter(i) for i, c in enumerate(candidates, start=1) if c.gate.outcome == o] for o in OUTCOMES}
-    n = len(candidates)
-    if len(by["ships"]) == n:
-        head = "SHIPS: every candidate ships"
-    elif by["does not ship"]:
-        head = "DOES NOT SHIP: not every candidate ships"
-    else:
-        head = "UNDECIDED: no candidate fails, but not every one is decided"
-    said = [f"{o} {', '.join(by[o])}" for o in OUTCOMES if by[o]]
-    return f"{head} ({'; '.join(said)})"
+    err.write(f"# {escaped(gate_summary(candidates))}\n")
 
 
 def _printed(evaluation: Evaluation, asked: set[Measure]) -> Evaluation:
@@ -754,6 +733,12 @@ def options_of(args: argparse.Namespace) -> dict:
             "bootstrap": args.bootstrap,
             "confidence": args.confidence,
             "seed": args.seed,
+            "detect": getattr(args, "detect", None),
+        },
+        "many_runs": {
+            "correction": getattr(args, "correction", "holm"),
+            "all_pairs": bool(getattr(args, "all_pairs", False)),
+            "sweep": getattr(args, "sweep", None),
         },
     }
 
