@@ -334,3 +334,21 @@ def test_the_sweeps_json_names_the_best_and_its_neighbours(tmp_path):
         assert n["difference"] == pytest.approx(mean[0.75] - mean[n["value"]], abs=1e-12)
         assert n["distinguishable"] == (n["p_adjusted"] < 0.05)
     assert f"#   {measure['verdict']}\n" in err
+
+
+def test_the_page_takes_two_runs_and_says_so_for_more(tmp_path):
+    import subprocess
+    import sys
+
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "explainer.cli", "evaluate", qrels_path, *paths[:3], "--html", tmp_path / "page.html"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and not (tmp_path / "page.html").exists()
+    assert done.stderr == (
+        "relevance-explainer evaluate: --html and --serve show two runs, a baseline and a candidate: compare more "
+        "runs (or --all-pairs, --sweep) without them\n"
+    )

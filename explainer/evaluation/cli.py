@@ -496,6 +496,11 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     if [args.qrels, *paths].count(STDIN) > 1:
         raise ValueError("standard input (-) can be read for one file only")
     tabled = _tabled(args, len(paths))
+    if tabled and (getattr(args, "html", None) or getattr(args, "serve", False)):
+        raise ValueError(
+            "--html and --serve show two runs, a baseline and a candidate: compare more runs "
+            "(or --all-pairs, --sweep) without them"
+        )
     if tabled and len(paths) < 2:
         flag = "--sweep" if getattr(args, "sweep", None) else "--all-pairs"
         raise ValueError(f"{flag} compares runs: give at least two")
@@ -527,30 +532,6 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     names = distinct_names([e.name for e in evaluations], paths)
     if len(evaluations) < 2:
         return Report(evaluations, None, names, tuple(paths), args.qrels)
-    candidates = tuple(
-        replace(
-            compare(
-                evaluations[0],
-                candidate,
-                measure=gate_measures,
-                **_question(args),
-                alpha=args.alpha,
-                test=args.test,
-                n_permutations=args.permutations,
-                max_permutations=args.max_permutations,
-                n_bootstrap=args.bootstrap,
-                confidence=args.confidence,
-                seed=args.seed,
-            ),
-            baseline_name=names[0],
-            candidate_name=names[i],
-        )
-        for i, candidate in enumerate(evaluations[1:], start=1)
-    )
-    if len(candidates) > 1:
-        candidates = adjusted_gates(candidates, args.correction)
-    if not tabled:
-        return Report(evaluations, candidates[0], names, tuple(paths), args.qrels, candidates)
     settings = {
         "test": args.test,
         "alpha": args.alpha,
@@ -559,16 +540,38 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         "confidence": args.confidence,
         "seed": args.seed,
     }
+    swept = table = None
     if args.sweep:
         swept = sweep(evaluations, args.sweep, sources=paths, correction=args.correction, **settings)
         swept = replace(swept, runs=replace(swept.runs, names=tuple(names[i] for i in swept.order)))
-        return Report(evaluations, None, names, tuple(paths), args.qrels, candidates, swept.runs, swept)
-    if args.all_pairs:  # the Tukey HSD makes its own correction (many_runs refuses a t-test with it)
-        table_runs = many_runs(evaluations, "all-pairs", **settings)
-    else:
-        table_runs = many_runs(evaluations, "baseline", correction=args.correction, **settings)
-    table_runs = replace(table_runs, names=tuple(names))
-    return Report(evaluations, None, names, tuple(paths), args.qrels, candidates, table_runs)
+        table = swept.runs
+    elif args.all_pairs:  # the Tukey HSD makes its own correction (many_runs refuses a t-test with it)
+        table = replace(many_runs(evaluations, "all-pairs", **settings), names=tuple(names))
+    elif tabled:
+        table = replace(many_runs(evaluations, "baseline", correction=args.correction, **settings), names=tuple(names))
+    candidates = []
+    for i, candidate in enumerate(evaluations[1:], start=1):
+        rows = None
+        if table is not None and table.design == "baseline":  # its rows are compare's: made once
+            rows = {m.name: table.pair(m.name, 0, i).comparison for m in table.measures}
+        comparison = compare(
+            evaluations[0],
+            candidate,
+            measure=gate_measures,
+            **_question(args),
+            alpha=args.alpha,
+            test=args.test,
+            n_permutations=args.permutations,
+            max_permutations=args.max_permutations,
+            n_bootstrap=args.bootstrap,
+            confidence=args.confidence,
+            seed=args.seed,
+            rows=rows,
+        )
+        candidates.append(replace(comparison, baseline_name=names[0], candidate_name=names[i]))
+    candidates = adjusted_gates(candidates, args.correction) if len(candidates) > 1 else tuple(candidates)
+    two = None if tabled else candidates[0]
+    return Report(evaluations, two, names, tuple(paths), args.qrels, candidates, table, swept)
 
 
 def _check_detect(args: argparse.Namespace) -> None:

@@ -352,6 +352,7 @@ def compare(
     n_bootstrap: int = 10_000,
     confidence: float = 0.95,
     seed: int = 0,
+    rows: dict[str, MeasureComparison] | None = None,
 ) -> Comparison:
     """Compare two evaluations of the same qrels query by query, and answer the gate's question.
 
@@ -363,7 +364,9 @@ def compare(
     ``test`` which test the gate uses (``"randomization"`` or ``"t-test"``). The
     randomization test draws ``n_permutations`` sign patterns, and more, up to
     ``max_permutations`` (default 10 x), while its p-value's interval holds alpha.
-    ``confidence`` is the level of the table's two-sided bootstrap intervals.
+    ``confidence`` is the level of the table's two-sided bootstrap intervals. ``rows``: each
+    measure's row already made with these settings (``many_runs``' pair of these two runs),
+    used when it pairs the same queries, so that the table is not computed twice.
     """
     _check_test(test)
     if question not in QUESTIONS:
@@ -384,7 +387,11 @@ def compare(
     qids = paired_qids((baseline, candidate))
     only_baseline = tuple(q for q in qids if q not in set(candidate.qids))
     only_candidate = tuple(q for q in qids if q not in set(baseline.qids))
-    results = {
+    if rows is not None and all(m.name in rows and rows[m.name].qids == qids for m in shared):
+        results = {m.name: rows[m.name] for m in shared}
+    else:
+        results = None
+    results = results or {
         m.name: measure_comparison(
             m,
             qids,
