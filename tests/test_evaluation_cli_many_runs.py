@@ -352,3 +352,12 @@ def test_the_page_takes_two_runs_and_says_so_for_more(tmp_path):
         "relevance-explainer evaluate: --html and --serve show two runs, a baseline and a candidate: compare more "
         "runs (or --all-pairs, --sweep) without them\n"
     )
+
+
+def test_the_table_holds_the_measures_whose_all_line_is_a_mean(tmp_path):
+    # num_ret's all line is a sum and gm_map's a geometric mean: a cell's arithmetic mean would not be either.
+    _, _, qrels_path, paths = five_runs(tmp_path)
+    code, out, err = call(qrels_path, *paths[:3], "-m", "num_ret", "-m", "gm_map", "-m", "map", *FAST)
+    header = next(line for line in err.splitlines() if line.startswith("# run "))
+    assert header.split()[2:] == ["map", "ndcg_cut_10"]
+    assert [line.split()[0] for line in out.splitlines()] == ["num_ret", "map", "gm_map"] * 3

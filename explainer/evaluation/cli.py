@@ -541,14 +541,19 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         "seed": args.seed,
     }
     swept = table = None
+    # The table's cells are means of the per-query values: of the measures whose all line is one.
+    tabled_evaluations = tuple(
+        replace(e, measures=tuple(m for m in e.measures if m.family.average == "mean")) for e in evaluations
+    )
     if args.sweep:
-        swept = sweep(evaluations, args.sweep, sources=paths, correction=args.correction, **settings)
+        swept = sweep(tabled_evaluations, args.sweep, sources=paths, correction=args.correction, **settings)
         swept = replace(swept, runs=replace(swept.runs, names=tuple(names[i] for i in swept.order)))
         table = swept.runs
     elif args.all_pairs:  # the Tukey HSD makes its own correction (many_runs refuses a t-test with it)
-        table = replace(many_runs(evaluations, "all-pairs", **settings), names=tuple(names))
+        table = replace(many_runs(tabled_evaluations, "all-pairs", **settings), names=tuple(names))
     elif tabled:
-        table = replace(many_runs(evaluations, "baseline", correction=args.correction, **settings), names=tuple(names))
+        table = many_runs(tabled_evaluations, "baseline", correction=args.correction, **settings)
+        table = replace(table, names=tuple(names))
     candidates = []
     for i, candidate in enumerate(evaluations[1:], start=1):
         rows = None

@@ -366,7 +366,8 @@ def compare(
     ``max_permutations`` (default 10 x), while its p-value's interval holds alpha.
     ``confidence`` is the level of the table's two-sided bootstrap intervals. ``rows``: each
     measure's row already made with these settings (``many_runs``' pair of these two runs),
-    used when it pairs the same queries, so that the table is not computed twice.
+    used when it pairs the same queries, so that the table is not computed twice; the
+    measures it lacks are computed.
     """
     _check_test(test)
     if question not in QUESTIONS:
@@ -387,12 +388,10 @@ def compare(
     qids = paired_qids((baseline, candidate))
     only_baseline = tuple(q for q in qids if q not in set(candidate.qids))
     only_candidate = tuple(q for q in qids if q not in set(baseline.qids))
-    if rows is not None and all(m.name in rows and rows[m.name].qids == qids for m in shared):
-        results = {m.name: rows[m.name] for m in shared}
-    else:
-        results = None
-    results = results or {
-        m.name: measure_comparison(
+    rows = {name: row for name, row in (rows or {}).items() if row.qids == qids}
+    results = {
+        m.name: rows.get(m.name)
+        or measure_comparison(
             m,
             qids,
             aligned(baseline, m.name, qids),
