@@ -363,7 +363,8 @@ def _add_gate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     many = parser.add_argument_group(
         "comparing many runs",
-        "With RUN2 and more, each candidate is compared with RUN, the baseline: the table of runs by "
+        "With more than two runs (or --all-pairs, --sweep), each candidate is compared with RUN, the baseline: "
+        "the table of runs by "
         "measures (standard error) gives each run's mean, its interval and the letters of the runs it is "
         "better than, by the two-sided test of no difference with adjusted p-values. The gate asks its "
         "question of each candidate, its p-values adjusted over the candidates by --correction too; the "
