@@ -246,7 +246,7 @@ def test_with_a_margin_the_power_and_the_queries_are_of_the_gates_own_test():
     assert code == 1
     solver = smpower.TTestPower()
     mde = solver.solve_power(effect_size=None, nobs=100, alpha=0.05, power=0.8, alternative="larger") * sd
-    assert f"(H0: difference <= 0.05) finds a true difference of {0.05 + mde:+.4f}, H0's +0.0500 plus the " in err
+    assert f"(H0: difference <= +0.0500) finds a true difference of {0.05 + mde:+.4f}, H0's +0.0500 plus the " in err
     n = math.ceil(solver.solve_power(effect_size=0.05 / sd, nobs=None, alpha=0.05, power=0.8, alternative="larger"))
     assert f"# To find a true difference of +0.1000 80% of the time, the same test needs {n:,} queries" in err
 

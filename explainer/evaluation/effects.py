@@ -52,7 +52,9 @@ class Effect:
     @property
     def null(self) -> str:
         """The power's test's null hypothesis: difference <= ``shift`` (one-sided), or = 0 (two-sided)."""
-        return "H0: difference = 0" if self.alternative == "two-sided" else f"H0: difference <= {self.shift:g}"
+        if self.alternative == "two-sided":
+            return "H0: difference = 0"
+        return f"H0: difference <= {self.shift:+.4f}" if self.shift else "H0: difference <= 0"
 
     def queries_needed(self, difference: float) -> int:
         """The fewest queries with which the same test finds a true difference ``difference`` with probability ``power``.
