@@ -35,7 +35,7 @@ import numpy as np
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.measures import Evaluation, Measure
-from explainer.evaluation.significance import format_p
+from explainer.evaluation.significance import POWER, format_p
 
 TESTS = ("randomization", "t-test")
 """The tests the gate can use: the paired randomization test, or the paired t-test."""
@@ -52,9 +52,6 @@ CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no corr
 DEFAULT_GATE_MEASURE = "ndcg@10"
 """The gate's measure when none is named (the command line's and the page's): the measure BEIR chose to
 compare systems; when it was not evaluated, the first measure both runs were."""
-
-POWER = 0.8
-"""The power of the minimum detectable effect: the chance a true gain that large is found."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from explainer.evaluation import significance as sig
-from explainer.evaluation.compare import POWER, MeasureComparison
-from explainer.evaluation.many_runs import plain
+from explainer.evaluation.plain import number as plain
+from explainer.evaluation.significance import POWER
 
 
 @dataclass(frozen=True)
@@ -161,13 +161,16 @@ class Effect:
 
 
 def effect(
-    comparison: MeasureComparison,
+    comparison,
     alpha: float = 0.05,
     power: float = POWER,
     shift: float = 0.0,
     alternative: str = "greater",
 ) -> Effect:
     """The effect of ``comparison``'s candidate over its baseline, and the power of its queries at ``alpha``.
+
+    ``comparison`` is ``compare``'s row of one measure (a ``compare.MeasureComparison``; not
+    imported here, since ``compare`` says its effects with this module).
 
     The power is that of the paired t-test of H0: difference <= ``shift`` (``"greater"``, the
     gate's: ``shift`` its margin, or minus it for non-inferiority), or of no difference
