@@ -87,7 +87,8 @@ REFUSED = {
 class Report:
     """What the command computed: one evaluation per run, each run's name and file, and the comparisons.
 
-    ``comparison``: two runs' comparison and gate (None with one run or more than two).
+    ``comparison``: two runs' comparison and gate (None with one run, with more than two, and
+    with ``--all-pairs`` or ``--sweep``, which print the table instead).
     ``candidates``: each candidate against the baseline with its gate (with two runs or more;
     with more than two, the gates' p-values adjusted over the candidates by ``correction``).
     ``many``: the table of runs by measures (more than two runs, ``--all-pairs`` or
