@@ -21,7 +21,7 @@ SCHEMA_VERSION = 1
 def document(report, options: dict, *, queries: bool, exit_code: int, generator: str, left_out=(), detect=None) -> dict:
     """The report as plain data: ``report`` has ``evaluations``, their ``names`` and ``files``,
     ``comparison``, ``candidates`` (each candidate's comparison with the baseline), ``many`` and
-    ``sweep``; ``left_out`` names the measures a nickname asked for that are not computed;
+    ``sweep``; ``left_out`` is always empty (every family is computed; kept for schema_version 1's readers);
     ``detect`` is ``--detect``'s difference, whose queries needed each effect gives."""
     evaluations = report.evaluations
     first = evaluations[0]
