@@ -180,7 +180,8 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser):
         vanished.goto(f"http://127.0.0.1:{proxy.port}/ndcg")
         for page in (closed, vanished):
             expect(page.locator(".metric-formula").first).to_be_visible()
-        assert len(session_ids(server) - warmed) == 2
+        # A light page draws before its websocket opens: wait for both sessions, not for the drawing.
+        wait_until(lambda: len(session_ids(server) - warmed) == 2, timeout=30, message="both pages' sessions")
         held = [weakref.ref(obj) for obj in session_objects(server, exclude=warmed)]
 
         closed.close()

@@ -106,6 +106,8 @@ class Nginx:
     def __init__(self, tmp_path: Path, upstream_port: int, block: str, port: int | None = None):
         self.port = port or NGINX_PORT
         self.url = f"http://127.0.0.1:{self.port}{PREFIX}"
+        # Another nginx still on the port would answer for this one, which would fail to bind.
+        assert status_of(self.url + "/binary") == 0, f"port {self.port} is in use: give this nginx a port of its own"
         # A directory per nginx: the module's tests reuse one port (NGINX_PORT) one after another.
         home = Path(tempfile.mkdtemp(prefix=f"nginx-{self.port}-", dir=tmp_path))
         (home / "logs").mkdir()
@@ -296,8 +298,10 @@ def test_more_than_eight_kilobytes_of_cookies_need_a_larger_nginx_header_buffer(
     _, nginx = proxied()
     status, body = get(nginx.url + "/binary", Cookie=cookies)
     assert status == 400 and "Request Header Or Cookie Too Large" in body
-    block = readme_nginx_block().replace(
-        "    listen 8080;\n", "    listen 8080;\n    large_client_header_buffers 4 16k;\n"
+    block, added = re.subn(
+        r"^(\s*)listen 8080;\n", r"\g<0>\1large_client_header_buffers 4 16k;\n", readme_nginx_block(), flags=re.M
     )
+    assert added == 1, "the README's nginx block should listen on 8080"
+    nginx.stop()  # the port the explainer answers for (--public-host) is the first nginx's
     _, nginx = proxied(block)
     assert status_of(nginx.url + "/binary", Cookie=cookies) == 200

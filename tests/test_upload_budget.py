@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.workbench.upload_budget import BYTES_IN_FLIGHT, PER_CLIENT, STALL_S, BudgetRefused, UploadBudget
+from explainer.workbench.upload_budget import BYTES_IN_FLIGHT, PER_CLIENT, STALL_S, BudgetRefused, Pace, UploadBudget
 
 MB = 1 << 20
 
@@ -73,3 +73,23 @@ def test_a_file_being_read_is_not_given_up_as_stalled():
     clock.now += 10 * STALL_S
     budget.reserve(object(), "10.0.0.2", MB)
     assert not ticket.released
+
+
+def test_a_clients_pieces_wait_only_once_past_their_burst_and_then_keep_to_the_rate():
+    clock = Clock()
+    pace = Pace(bytes_per_s=16 * MB, burst_bytes=8 * MB, clock=clock)
+    assert [pace.wait("10.0.0.1", MB) for _ in range(8)] == [0.0] * 8  # the burst: 8 MiB at once
+    assert pace.wait("10.0.0.1", MB) == pytest.approx(1 / 16)  # one MiB past it: 1/16 s at 16 MiB/s
+    assert pace.wait("10.0.0.1", MB) == pytest.approx(2 / 16)  # the debt adds up while nothing is paid
+    clock.now += 2 / 16
+    assert pace.wait("10.0.0.1", MB) == pytest.approx(1 / 16)  # paid off in time, one more MiB waits its own 1/16 s
+
+
+def test_one_clients_pace_does_not_hold_another_and_a_rested_client_has_its_burst_again():
+    clock = Clock()
+    pace = Pace(bytes_per_s=16 * MB, burst_bytes=8 * MB, clock=clock)
+    for _ in range(12):
+        pace.wait("10.0.0.1", MB)
+    assert pace.wait("10.0.0.2", MB) == 0.0
+    clock.now += 60
+    assert pace.wait("10.0.0.1", 8 * MB) == 0.0

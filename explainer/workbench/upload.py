@@ -83,6 +83,7 @@ class Inbox:
 
     def __init__(self):
         self.arriving: Arriving | None = None
+        self.last_piece_bytes = 0  # the size of the last piece taken
 
     def start(self, message: dict) -> None:
         slot, name, size, pieces = (message.get(key) for key in ("slot", "name", "size", "pieces"))
@@ -120,6 +121,7 @@ class Inbox:
             self.arriving = None
             raise UploadError([f"{arriving.name}: more bytes arrived than announced"])
         arriving.parts.append(piece)
+        self.last_piece_bytes = len(piece)
 
     def finish(self, message: dict) -> Arriving:
         arriving = self.arriving

@@ -10,7 +10,11 @@ coming for ``STALL_S`` seconds is abandoned. So, in one server process:
   uploads in progress, so that one machine cannot take every worker;
 - at most ``BYTES_IN_FLIGHT`` bytes of files are held at once, so that unfinished uploads
   cannot pin the server's memory. Under ``--num-procs N`` each process has its own budget,
-  N times this in all.
+  N times this in all;
+- a client's pieces are taken at ``PIECE_BYTES_PER_S`` on average (``Pace``): taking a piece
+  costs the thread that answers every click some 10 ms a MiB, and a client sending as fast as
+  it can would keep that thread busy for everyone. The answer to a piece waits until the
+  client is back under its rate; the page sends the next piece only once answered.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ PER_CLIENT = 3
 
 STALL_S = 30.0
 """An upload whose next piece has not come for this long is abandoned (a piece is a MiB)."""
+
+
+PIECE_BYTES_PER_S = 16 << 20
+"""Bytes of pieces one client's uploads are taken at, on average: 16 MiB a second (a 64 MB file in
+four seconds; a school's Wi-Fi is rarely faster), a sixth of the server's thread at most."""
+
+PIECE_BURST_BYTES = 8 << 20
+"""Bytes a client may send at once before the pace holds it: files of up to 8 MiB never wait."""
 
 
 class BudgetRefused(ValueError):
@@ -103,5 +115,35 @@ class UploadBudget:
         return len(self._held)
 
 
+class Pace:
+    """Each client's pieces held to ``bytes_per_s`` on average, ``burst_bytes`` in hand: a token
+    bucket of bytes per client. ``wait`` says how long the answer to a piece should wait."""
+
+    def __init__(
+        self,
+        bytes_per_s: float = PIECE_BYTES_PER_S,
+        burst_bytes: float = PIECE_BURST_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.bytes_per_s, self.burst_bytes, self.clock = bytes_per_s, burst_bytes, clock
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # client -> (bytes in hand, when)
+
+    def wait(self, client: str, n_bytes: int) -> float:
+        """Seconds the answer to ``client``'s piece of ``n_bytes`` waits (0 while under its rate)."""
+        with self._lock:
+            now = self.clock()
+            in_hand, then = self._buckets.get(client, (self.burst_bytes, now))
+            in_hand = min(self.burst_bytes, in_hand + (now - then) * self.bytes_per_s) - n_bytes
+            self._buckets[client] = (in_hand, now)
+            if len(self._buckets) > 1000:  # forget the clients whose buckets are full again
+                full_for = self.burst_bytes / self.bytes_per_s
+                self._buckets = {c: b for c, b in self._buckets.items() if now - b[1] < full_for or c == client}
+            return max(0.0, -in_hand / self.bytes_per_s)
+
+
 BUDGET = UploadBudget()
 """This server process's budget (each process of ``--num-procs`` has its own)."""
+
+PACE = Pace()
+"""This server process's pace of pieces per client."""

@@ -36,7 +36,7 @@ from explainer.workbench import data, upload_worker
 from explainer.workbench.data import Evaluated, Loaded
 from explainer.workbench.rate_limit import RateLimit
 from explainer.workbench.upload import CHUNK_BYTES, MAX_FILE_BYTES, MAX_UNPACKED_BYTES, Inbox, UploadError
-from explainer.workbench.upload_budget import BUDGET, BudgetRefused
+from explainer.workbench.upload_budget import BUDGET, PACE, BudgetRefused
 from explainer.workbench.what_if import CHANGES, MAX_WHATIF_QUERIES, KnownDocuments, WhatIfRefused, apply_change
 
 HERE = Path(__file__).resolve().parent
@@ -172,6 +172,7 @@ class Workbench(Figure):
             evaluated = data.evaluate_loaded(loaded, **self.compare_options)
         self._inbox = Inbox()
         self._ticket = None  # this session's place in the upload budget, while a file arrives or is read
+        self._held_answer = None  # the file whose last piece's answer the client's pace holds back (upload_budget.Pace)
         self._files: dict[str, Any] = {}
         self._lock = threading.Lock()  # guards _files, written on a waiting thread
         self._rate = RateLimit()
@@ -301,7 +302,26 @@ class Workbench(Figure):
             self._reply(error.lines)
             self._status("error", error.lines)
             return
+        if kind == "chunk":
+            self._answer_piece()
+            return
         self._reply()
+
+    def _answer_piece(self) -> None:
+        """Answer a piece now, or once the client is back under its pace (the page waits for it)."""
+        delay = PACE.wait(_client(), self._inbox.last_piece_bytes)
+        doc = pn.state.curdoc
+        if delay <= 0 or doc is None or doc.session_context is None:
+            self._reply()
+            return
+        arriving = self._held_answer = self._inbox.arriving
+
+        def answer() -> None:
+            if self._held_answer is arriving:  # not refused or replaced meanwhile
+                self._held_answer = None
+                self._reply()
+
+        doc.add_timeout_callback(answer, int(delay * 1000))
 
     def _change(self, message: dict) -> None:
         """One what-if change: applied, or refused with the page shown Python's state again."""
@@ -342,6 +362,9 @@ class Workbench(Figure):
             doc.on_session_destroyed(lambda _context: self._release())
 
     def _piece(self, message: dict) -> None:
+        if self._held_answer is not None and self._held_answer is self._inbox.arriving:
+            self._held_answer = self._inbox.arriving = None
+            raise UploadError(["a piece arrived before the one before it was answered: send the file again"])
         ticket = self._ticket
         if ticket is None or ticket.released or ticket.stalled(ticket.budget.clock()):
             self._inbox.arriving = None

@@ -50,6 +50,8 @@ def as_dict(value: Any) -> Any:
     """A Bokeh-serialized map as a plain dict (lists and scalars as they are), all the way down."""
     if isinstance(value, dict) and value.get("type") == "map":
         return {key: as_dict(item) for key, item in value.get("entries", [])}
+    if isinstance(value, dict):
+        return {key: as_dict(item) for key, item in value.items()}
     if isinstance(value, list):
         return [as_dict(item) for item in value]
     return value
@@ -78,6 +80,7 @@ class Session:
         self.states: dict[str, dict[str, Any]] = {}  # figure data model id -> its state
         self.reader: asyncio.Task | None = None
         self.messages: asyncio.Queue = asyncio.Queue()  # what Python sent the page's views (send_msg), as dicts
+        self.pushed: list[dict[str, Any]] = []  # every event the server pushed, as it came
 
     async def open(self, timeout: float = 60.0) -> Session:
         page = await AsyncHTTPClient().fetch(self.base_url + self.path, request_timeout=timeout)
@@ -146,6 +149,7 @@ class Session:
         )
 
     def _pushed(self, content: dict[str, Any]) -> None:
+        self.pushed.extend(content.get("events", []))
         for event in content.get("events", []):
             if event.get("kind") == "MessageSent":
                 self.messages.put_nowait(as_dict(event.get("msg_data")))
