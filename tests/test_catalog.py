@@ -14,7 +14,7 @@ from evaluation_cases import collection
 
 from explainer import metrics
 from explainer.catalog import conventions, measures
-from explainer.evaluation import kernels
+from explainer.evaluation import gain_kernels, kernels
 from explainer.evaluation import measures as evaluation
 from explainer.evaluation.measures import Measure, evaluate
 
@@ -77,7 +77,7 @@ def test_each_row_names_functions_that_exist_with_inputs_the_evaluation_gives():
         "gain",
         "cut",
     }
-    many |= {"values", "n_documents", "level", "pooled"}
+    many |= {"values", "n_documents", "level", "pooled", "qrels_grades", "pairs"}
     level_inputs = {"relevant", "n_relevant", "pooled"}
     for f in measures.FAMILIES:
         if f.per_list is not None:
@@ -86,7 +86,9 @@ def test_each_row_names_functions_that_exist_with_inputs_the_evaluation_gives():
             assert ("k" in f.per_list.inputs) == f.cut, f.key
             assert bool(level_inputs & set(f.per_list.inputs)) == f.relevance_level, f.key
         if f.kernel is not None:
-            assert callable(getattr(kernels, f.kernel.function)), f.key
+            assert callable(getattr(kernels, f.kernel.function, None) or getattr(gain_kernels, f.kernel.function)), (
+                f.key
+            )
             assert set(f.kernel.inputs) <= many, f.key
             # A kernel with an optional k (AP, RR, NDCG) is named with k only where the family is cut.
             assert ("k" in f.kernel.inputs) == f.cut or f.key in ("ndcg_uncut",), f.key
@@ -108,3 +110,7 @@ def test_a_measure_s_names_come_from_its_row():
     cut = [f for f in TRECS if f.kernel is not None and f.params in ("", "cutoffs")]
     assert [Measure.parse(f.trec_eval + ("_5" if f.cut else "")).key for f in cut] == [f.key for f in cut]
     assert conventions.BY_KEY[conventions.DEFAULT_CONVENTION].trec_eval == measures.BY_KEY["ndcg"].trec_eval
+
+
+def test_every_family_of_the_catalog_is_computed_by_a_kernel():
+    assert [f.key for f in measures.FAMILIES if f.kernel is None] == []

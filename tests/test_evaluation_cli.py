@@ -414,3 +414,63 @@ def test_v_prints_the_version(capsys):
 
     code, out, _ = parse_and_run(capsys, "-v")
     assert code == 0 and out == f"relevance-explainer {version('relevance-explainer')}\n"
+
+
+# -- bad input as trec_eval 10.0 meets it (issue #29, item 5), against its recorded output -------
+
+RECORDED = __import__("pathlib").Path(__file__).parent / "trec_eval_10"
+
+
+def test_crlf_line_ends_give_trec_eval_10_s_own_lines(tmp_path):
+    """trec_eval takes a carriage return for a space (isspace, get_qrels.c, get_trec_results.c)."""
+    for name in ("c21.qrels", "c21.run"):
+        (tmp_path / name).write_bytes((RECORDED / name).read_bytes().replace(b"\n", b"\r\n"))
+    code, out, _ = call(tmp_path / "c21.qrels", tmp_path / "c21.run", "-q", "-c", "-m", "all_trec")
+    assert code == 0 and out == (RECORDED / "c21.c.txt").read_text()
+
+
+def test_grades_with_a_fraction_count_by_their_whole_part_as_trec_eval_s_atol_reads_them(tmp_path):
+    # every grade g written g.5 (-1 as -1.5): trec_eval reads each as g, so its output is the same
+    lines = (RECORDED / "c21.qrels").read_text().splitlines()
+    (tmp_path / "half.qrels").write_text("".join(f"{line}.5\n" for line in lines))
+    code, out, err = call(tmp_path / "half.qrels", RECORDED / "c21.run", "-q", "-c", "-m", "all_trec")
+    assert code == 0 and out == (RECORDED / "c21.c.txt").read_text()
+    assert f"# {len(lines)} grades with a fraction read by the whole part, as trec_eval reads them (1.5 as 1)" in err
+
+
+@pytest.mark.parametrize("grade", [b"high", b"1e3", b".", b"0x10"])
+def test_a_grade_that_is_no_decimal_number_exits_2_with_one_line(tmp_path, grade):
+    # trec_eval's atol would read these as 0, 1, 0 and 0 without a word
+    _, _, _, paths = files(tmp_path)
+    qrels = tmp_path / "odd.qrels"
+    qrels.write_bytes(b"q1 0 d1 1\nq1 0 d2 " + grade + b"\n")
+    err = one_bad_line(*call(qrels, paths["base"]))
+    assert "odd.qrels, line 2: expected an integer grade in the 4th field" in err
+
+
+def test_a_qrels_file_with_a_byte_order_mark_exits_2_with_one_line(tmp_path):
+    # trec_eval reads the mark as part of the first qid, which then matches no result
+    _, _, _, paths = files(tmp_path)
+    qrels = tmp_path / "bom.qrels"
+    qrels.write_bytes(b"\xef\xbb\xbf" + (RECORDED / "c21.qrels").read_bytes())
+    assert "bom.qrels, line 1: starts with a byte-order mark" in one_bad_line(*call(qrels, paths["base"]))
+
+
+def test_a_run_with_no_judged_query_exits_2_with_one_line_as_trec_eval_10_stops(tmp_path):
+    qrels, run = tmp_path / "some.qrels", tmp_path / "other.run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n")
+    run.write_text("x1 Q0 a 1 3 r\nx2 Q0 b 1 2 r\n")
+    err = one_bad_line(*call(qrels, run, "-m", "map"))
+    assert "other.run: none of its 2 queries is judged in some.qrels, so there is nothing to evaluate" in err
+    # with -c trec_eval evaluates each judged query as an empty list: every value 0, R from the qrels
+    code, out, _ = call(qrels, run, "-c", "-q", "-m", "map", "-m", "num_rel", "-m", "num_q")
+    assert code == 0
+    assert out.splitlines() == [
+        "num_rel               \tq1\t1",
+        "map                   \tq1\t0.0000",
+        "num_rel               \tq2\t1",
+        "map                   \tq2\t0.0000",
+        "num_q                 \tall\t2",
+        "num_rel               \tall\t2",
+        "map                   \tall\t0.0000",
+    ]

@@ -103,7 +103,7 @@ def test_qrels_keep_every_grade_negative_ones_included():
     [
         (b"q 0 a 1\nq 0 b\n", 2, "expected 4 fields: qid iter docid grade, found 3 fields"),
         (b"q 0 a 1\n\nq 0 b 1 x\n", 3, "found 5 fields"),
-        (b"q 0 a 1.5\n", 1, "expected an integer grade in the 4th field, found '1.5'"),
+        (b"q 0 a 1.5e0\n", 1, "expected an integer grade in the 4th field, found '1.5e0'"),
         (b"q 0 a high\n", 1, "found 'high'"),
     ],
 )

@@ -10,6 +10,8 @@ Judged@k counts a negative grade as judged (README, where the two differ).
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from evaluation_cases import collection
 
@@ -66,3 +68,46 @@ def test_judged_at_k_and_rr_at_k_are_ir_measures_on_a_run_without_ties(seed):
     # per query only: with the negative grades dropped, some queries have empty qrels, which ir_measures
     # and we count differently in a mean
     assert _check(UNTIED, judged, untied, means_of=()) > 50
+
+
+ERR_NAMES = ["ERR@10", "ERR@3", "ERR@1000"]
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_err_at_k_is_ir_measures_err_which_runs_gdeval_through_perl(seed):
+    if shutil.which("perl") is None:
+        pytest.skip("ir_measures' ERR runs gdeval.pl, and Perl is not installed")
+    qrels, run = collection(seed)
+    # gdeval reads only numeric topics, and prints only those with a relevant judgment, to 5 decimals
+    qrels = {q[1:]: docs for q, docs in qrels.items()}
+    run = {q[1:]: docs for q, docs in run.items()}
+    per, _ = _theirs(ERR_NAMES, qrels, run)
+    chosen = [Measure.parse(n) for n in ERR_NAMES]
+    ours = evaluate(qrels, run, chosen)
+    checked = 0
+    for name, m in zip(ERR_NAMES, chosen, strict=True):
+        theirs = per[name]
+        for qid in ours.qids:
+            if qid in theirs:
+                assert ours.value(m, qid) == pytest.approx(theirs[qid], abs=5.001e-6), (name, qid)  # 5 decimals
+                checked += 1
+            else:  # nothing relevant judged: gdeval prints no line, and ERR is 0
+                assert not any(g > 0 for g in qrels[qid].values()) and ours.value(m, qid) == 0, (name, qid)
+    assert checked > 50
+
+
+@pytest.mark.parametrize("gains", [{0: 0, 1: 1, 2: 5, 3: 10}, {1: 3}, {0: 1, 1: 1, 2: 2}])
+@pytest.mark.parametrize("seed", [31, 32])
+def test_ndcg_with_gains_is_ir_measures_and_so_trec_eval_s_gain_pairs(seed, gains):
+    """ir_measures maps the qrels' grades through ``gains`` (a grade it does not name keeps its own)
+    and runs trec_eval's ndcg; we read it as trec_eval's pairs, ``ndcg.0=0,1=1,2=5,3=10``."""
+    qrels, run = collection(seed)
+    theirs = {x.query_id: x.value for x in ir_measures.iter_calc([ir_measures.nDCG(gains=gains)], qrels, run)}
+    written = "nDCG(gains={" + ", ".join(f"{g}: {v}" for g, v in gains.items()) + "})"
+    pairs = "ndcg." + ",".join(f"{g}={v}" for g, v in gains.items())
+    for name in (written, pairs):
+        m = Measure.parse(name)
+        ours = evaluate(qrels, run, [m])
+        assert len(ours.qids) > 20
+        for qid in ours.qids:
+            assert ours.value(m, qid) == pytest.approx(theirs[qid], abs=1e-12), (name, qid)

@@ -230,7 +230,7 @@ def test_measures_from_their_written_forms():
     ]
     assert Measure.parse("ap@10") == Measure("map_cut", 10) and Measure.parse("AP@10").name == "map_cut_10"
     assert Measure.parse("bpref") == Measure("bpref")
-    for bad in ("P", "ndcg@0", "bpref@10", "ndcg@5:cubic", "Rndcg"):
+    for bad in ("P", "ndcg@0", "bpref@10", "ndcg@5:cubic", "Rndcg@10"):
         with pytest.raises(ValueError):
             Measure.parse(bad)
 

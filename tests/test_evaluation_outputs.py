@@ -120,11 +120,13 @@ def test_the_json_is_what_the_readmes_schema_says(tmp_path, extra):
     _, _, _, paths = files(tmp_path)
     schema = closed(readme_schema())
     jsonschema.Draft202012Validator.check_schema(schema)
-    for runs in ([paths["base"]], [paths["base"], paths["cand"]]):
+    for runs in ([paths["base"]], [paths["base"], paths["cand"]], [paths["base"], paths["cand"], paths["base"]]):
         code, doc, _ = run_json(paths["qrels"], *runs, *ASKED, *extra)
         jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
         assert doc["exit_code"] == code
-        assert (doc["comparison"] is None) == (len(runs) == 1)
+        assert (doc["comparison"] is None) == (len(runs) != 2)
+        assert (doc["candidates"] is None) == (len(runs) == 1)
+        assert (doc["many_runs"] is None) == (len(runs) < 3)
         assert ("queries" in doc["runs"][0]) == ("-q" in extra)
 
 

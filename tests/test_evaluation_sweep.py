@@ -131,10 +131,21 @@ def test_two_runs_with_one_setting_or_too_few_runs_are_refused():
 
 
 def test_the_sweeps_json_gives_the_settings_in_order_and_each_measures_best():
-    _, _, evaluations = weight_sweep()
+    matrix, given, evaluations = weight_sweep()
     result = sweep(evaluations, "weight", test="t-test", n_bootstrap=200)
     out = json.loads(json.dumps(result.as_dict()))
     assert [s["value"] for s in out["settings"]] == [0.1, 0.3, 0.5, 0.7, 0.9]
     assert out["settings"][2]["run"] == "hybrid weight=0.5"
-    assert out["measures"] == [{"measure": "recip_rank", "best": 0.5, "verdict": result.verdict("recip_rank")}]
+    (measure,) = out["measures"]
+    column = {w: matrix[:, given.index(w)] for w in given}
+    assert (measure["measure"], measure["best"], measure["best_run"]) == ("recip_rank", 0.5, "hybrid weight=0.5")
+    assert measure["mean"] == pytest.approx(column[0.5].mean(), abs=1e-12)
+    assert measure["verdict"] == result.verdict("recip_rank")
+    for neighbour, w in zip(measure["neighbours"], (0.3, 0.7), strict=True):
+        d = column[0.5] - column[w]
+        assert (neighbour["value"], neighbour["run"]) == (w, f"hybrid weight={w}")
+        assert neighbour["difference"] == pytest.approx(d.mean(), abs=1e-12)
+        # Holm over the four neighbouring pairs; the t-test's p of each pair is scipy's.
+        assert neighbour["p"] == pytest.approx(stats.ttest_rel(column[0.5], column[w]).pvalue, rel=1e-9)
+        assert neighbour["distinguishable"] == (neighbour["p_adjusted"] < 0.05)
     assert out["runs"]["design"] == "neighbours" and len(out["runs"]["measures"][0]["pairs"]) == 4

@@ -39,11 +39,13 @@ def _computed(name: str) -> Measure | None:
     try:
         m = Measure.parse(name)
     except ValueError:
-        return None  # a family the evaluation does not compute yet, or runid and relstring
+        return None  # runid: the run's tag, not a measure
     return m if m.name == name else None
 
 
-def _text(m: Measure, value: float) -> str:
+def _text(m: Measure, value: float | str) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"  # relstring (m_relstring.c prints it in quotes)
     return str(round(value)) if m.family.integer else f"{value:.4f}"
 
 
@@ -52,6 +54,7 @@ def _text(m: Measure, value: float) -> str:
 def test_every_line_the_evaluation_computes_is_trec_eval_10_s(seed, flags):
     recorded = _recorded(HERE / f"c{seed}.{flags}.txt")
     chosen = [m for name in recorded if (m := _computed(name)) is not None]
+    assert {m.name for m in chosen} == set(recorded) - {"runid"}  # every family of all_trec is computed
     result = evaluate(HERE / f"c{seed}.qrels", HERE / f"c{seed}.run", chosen, **FLAGS[flags])
     lines = 0
     for m in chosen:
@@ -64,11 +67,17 @@ def test_every_line_the_evaluation_computes_is_trec_eval_10_s(seed, flags):
                     continue
                 assert _text(m, result.value(m, qid)) == theirs[qid], (m.name, qid)
                 lines += 1
+        if not m.family.per_query or m.family.average != "none":
+            assert "all" in theirs, m.name
+        else:
+            assert "all" not in theirs, m.name  # relstring: per query only
+            continue
         if theirs["all"].strip() not in NAN:
             assert _text(m, result.means[m.name]) == theirs["all"], (m.name, "all")
             lines += 1
     families = {m.key for m in chosen}
     assert {"unj", "num_q", "gm_map", "utility", "set_f", "bpref", "num_nonrel_judged_ret"} <= families
+    assert {"g", "ndcg_uncut", "ndcg_rel", "rndcg", "rbp", "relstring"} <= families
     assert lines > 1000
 
 

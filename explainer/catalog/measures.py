@@ -274,6 +274,7 @@ FAMILIES = (
         params="values",
         trec_eval_params=(10,),
         average="none",
+        kernel=Call("relstring_batch", ("grades", "offsets", "values")),
     ),
     Family(
         key="recall",
@@ -359,6 +360,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="G",
         params="pairs",
+        kernel=Call("g_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="ndcg_uncut",
@@ -369,25 +371,27 @@ FAMILIES = (
         trec_eval="ndcg",
         params="pairs",
         ir_measures="nDCG",
-        kernel=Call("ndcg_at_k_batch", ("grades", "offsets", "k", "ideal", "ideal_offsets", "gain", "cut")),
+        kernel=Call("ndcg_gains_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="ndcg_rel",
         name="NDCG at the relevant documents",
         symbol="ndcg_rel",
-        formula="ndcg_rel = the mean of NDCG at the rank of each relevant document (DCG at the list's end over the ideal for those not returned)",
+        formula="ndcg_rel = the mean, over the judged documents with a positive gain, of NDCG at the rank each was returned at (at the list's end for those not returned)",
         relevance_level=False,
         trec_eval="ndcg_rel",
         params="pairs",
+        kernel=Call("ndcg_rel_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="rndcg",
         name="NDCG at the R levels",
         symbol="Rndcg",
-        formula="Rndcg = the mean of NDCG at the ranks where the ideal order's gain drops, and at the list's end",
-        relevance_level=False,
+        formula="Rndcg = the mean of NDCG at the ranks where the ideal order's gain drops (its end included), and at the list's end when the list is two or more longer than the ideal; 0 when R is 0",
+        relevance_level=True,  # only through "0 when R is 0" (m_Rndcg.c)
         trec_eval="Rndcg",
         params="pairs",
+        kernel=Call("rndcg_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "n_relevant", "pairs")),
     ),
     Family(
         key="ndcg",
@@ -522,6 +526,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="rbp",
         params="pairs",
+        kernel=Call("rbp_batch", ("grades", "offsets", "qrels_grades", "ideal_offsets", "pairs")),
     ),
     Family(
         key="rbp_resid",
@@ -531,7 +536,7 @@ FAMILIES = (
         relevance_level=False,
         trec_eval="rbp_resid",
         params="pairs",
-        kernel=Call("rbp_residual_batch", ("grades", "offsets")),
+        kernel=Call("rbp_residual_batch", ("grades", "offsets", "pairs")),
     ),
     Family(
         key="unj",
@@ -575,11 +580,12 @@ FAMILIES = (
         key="err",
         name="Expected reciprocal rank@k",
         symbol="ERR@k",
-        formula="ERR@k = sum over ranks i <= k of (1/i) × R_i × product over j < i of (1 − R_j), R_i = (2^grade − 1) / 2^max grade",
+        formula="ERR@k = sum over ranks i <= k of (1/i) × R_i × product over j < i of (1 − R_j), R_i = (2^grade − 1) / 16, grades 0 to 4 (gdeval's, which ir_measures runs)",
         cut=True,
         relevance_level=False,
         params="cutoffs",
         ir_measures="ERR",
+        kernel=Call("err_at_k_batch", ("grades", "offsets", "k")),
     ),
 )
 """Every measure, in the order trec_eval 10.0 computes and prints its families (measures.c), then ours."""
@@ -623,10 +629,10 @@ UNJUDGED_CAVEAT = "Every one of them counts a document nobody judged as not rele
 
 
 def readme_measures_table() -> str:
-    """The README's table of every measure: trec_eval's and ir_measures' names, the definition, the
-    ``all`` line and whether the evaluation computes it (a test holds the README to it)."""
+    """The README's table of every measure: trec_eval's and ir_measures' names, the definition and the
+    ``all`` line (a test holds the README to it)."""
     averages = {"mean": "mean", "geometric": "geometric mean", "sum": "sum", "count": "count", "none": "none"}
-    rows = ["| trec_eval | ir_measures | definition | `all` line | computed |", "|---|---|---|---|---|"]
+    rows = ["| trec_eval | ir_measures | definition | `all` line |", "|---|---|---|---|"]
     for f in FAMILIES:
         trec = f"`{f.trec_eval}`" if f.trec_eval else "—"
         ir = f.ir_measures and (f"`{f.ir_measures}@k`" if f.params == "cutoffs" else f"`{f.ir_measures}`")
@@ -634,7 +640,5 @@ def readme_measures_table() -> str:
             ir = f"`{f.ir_measures}@x`"
         if f.key == "set_relative_p":
             ir = "`SetP(relative=True)`"
-        rows.append(
-            f"| {trec} | {ir or '—'} | {f.formula} | {averages[f.average]} | {'yes' if f.kernel else 'not yet'} |"
-        )
+        rows.append(f"| {trec} | {ir or '—'} | {f.formula} | {averages[f.average]} |")
     return "\n".join(rows)

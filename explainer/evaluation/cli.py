@@ -1,4 +1,4 @@
-"""``relevance-explainer evaluate QRELS RUN [RUN2]``: trec_eval's command line, its table, and two runs compared.
+"""``relevance-explainer evaluate QRELS RUN [RUN2 ...]``: trec_eval's command line, its table, and runs compared.
 
 trec_eval's options work as trec_eval takes them (``-q``, ``-m measure[.params]`` once per
 measure, ``-c``, ``-l N``, ``-n``, ``-J``, ``-M N``, ``-N N``, ``-h [-m M]``, ``-v``), and the
@@ -6,13 +6,18 @@ table it prints is trec_eval's: the same lines, names and number formats, so tha
 that reads trec_eval's output reads this one. trec_eval's options for other file formats and
 outputs (``-R``, ``-T``, ``-Z``, ``-D``, ``-o``) are refused by name. With RUN2, the runs are
 compared query by query (RUN is the baseline, RUN2 the candidate) and the gate says whether
-RUN2 ships. ``--format json|csv`` writes the same numbers for machines (``writers/``).
+RUN2 ships. With more runs (or ``--all-pairs``, ``--sweep NAME``), each candidate is compared
+with the baseline (``many_runs``, its p-values adjusted by ``--correction``), or every pair,
+or a sweep's settings in order (``sweep``), and the gate asks its question of each candidate:
+the command ships only when every one does. ``--format json|csv`` writes the same numbers for
+machines (``writers/``).
 
 Standard output carries the table (or the JSON document, or the CSV) and nothing else; the
 summary of what was evaluated, the comparison and the verdict go to standard error (and into
-the JSON). Exit codes: 0 when the candidate ships (or with one run, or a two-sided report), 1
-when it does not, 2 on bad input or a bad option (one line on stderr, never a traceback), 3
-when the randomization test cannot tell at its cap of permutations. ``-`` reads a file from
+the JSON). Exit codes: 0 when the candidate ships (every candidate, with several; or with one
+run, or a two-sided report), 1 when it (any of them) does not, 2 on bad input or a bad option
+(one line on stderr, never a traceback), 3 when the randomization test cannot tell at its cap
+of permutations (and no candidate failed). ``-`` reads a file from
 standard input. Text from a file (qids, run tags, names) is printed with its control and bidi
 characters escaped (``escaping.escaped``), so that a qid cannot rewrite the verdict.
 
@@ -25,6 +30,7 @@ its parser, so more options (``--html FILE``, ``--serve``) can be added to it; t
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -34,20 +40,29 @@ from typing import TextIO
 from explainer.catalog import measures as catalog
 from explainer.catalog import names
 from explainer.catalog.measures import NICKNAMES
-from explainer.evaluation.compare import DEFAULT_GATE_MEASURE, TESTS, Comparison, compare
+from explainer.evaluation.compare import (
+    CORRECTION_NAMES,
+    DEFAULT_GATE_MEASURE,
+    TESTS,
+    Comparison,
+    adjusted_gates,
+    compare,
+)
 from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
 from explainer.evaluation.formats.blocks import STDIN
+from explainer.evaluation.many_runs import ManyRuns, gate_outcome, gate_summary, letter, many_runs
 from explainer.evaluation.measures import (
     CUT_KEYS,
     DEFAULT_CONVENTION,
-    KEYS,
     NDCG_CONVENTIONS,
     Evaluation,
     Measure,
     evaluate,
 )
 from explainer.evaluation.run_names import distinct_names
+from explainer.evaluation.significance import CORRECTIONS
+from explainer.evaluation.sweep import Sweep, check_parameter, sweep
 from explainer.evaluation.writers import FORMATS
 
 DEFAULT_MEASURES = "official"
@@ -69,13 +84,24 @@ REFUSED = {
 
 @dataclass(frozen=True, eq=False)
 class Report:
-    """What the command computed: one evaluation per run, each run's name and file, and the comparison of two."""
+    """What the command computed: one evaluation per run, each run's name and file, and the comparisons.
+
+    ``comparison``: two runs' comparison and gate (None with one run, with more than two, and
+    with ``--all-pairs`` or ``--sweep``, which print the table instead).
+    ``candidates``: each candidate against the baseline with its gate (with two runs or more;
+    with more than two, the gates' p-values adjusted over the candidates by ``correction``).
+    ``many``: the table of runs by measures (more than two runs, ``--all-pairs`` or
+    ``--sweep``); ``sweep``: the runs in order of ``--sweep``'s parameter.
+    """
 
     evaluations: tuple[Evaluation, ...]
     comparison: Comparison | None
     names: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     qrels_file: str = ""
+    candidates: tuple[Comparison, ...] = ()
+    many: ManyRuns | None = None
+    sweep: Sweep | None = None
 
 
 def add_evaluate_command(subparsers) -> argparse.ArgumentParser:
@@ -84,14 +110,18 @@ def add_evaluate_command(subparsers) -> argparse.ArgumentParser:
         "evaluate",
         add_help=False,  # -h is trec_eval's: the help, and with -m each measure's definition
         help="evaluate runs against qrels as trec_eval does, with its command line; compare two runs and gate the candidate",
-        usage=f"{PROGRAM} [-q] [-m MEASURE[.PARAMS]]... [-c] [-l N] [-n] [-J] [-M N] [options] QRELS RUN [RUN2]",
+        usage=f"{PROGRAM} [-q] [-m MEASURE[.PARAMS]]... [-c] [-l N] [-n] [-J] [-M N] [options] QRELS RUN [RUN2 ...]",
         description=(
-            "Evaluate RUN (and RUN2) against QRELS as trec_eval does: its options, its measures and "
-            "its table on standard output (without -m, trec_eval's 'official' measures). With RUN2, "
-            "compare the two query by query (RUN is the baseline, RUN2 the candidate) and say whether "
-            "RUN2 ships; the summary, the comparison and the verdict go to standard error, and into "
-            "--format json. Exit code 0: ships (or one run, or --two-sided); 1: does not ship; "
-            "2: bad input or option; 3: undecided (the randomization test could not tell at --max-permutations)."
+            "Evaluate RUN (and RUN2 ...) against QRELS as trec_eval does: its options, its measures and "
+            "its table on standard output, one block per run (without -m, trec_eval's 'official' measures). "
+            "With RUN2, compare the runs query by query (RUN is the baseline, RUN2 and any after it the "
+            "candidates) and say whether each candidate ships; the summary, the comparison and the verdict "
+            "go to standard error, and into --format json. With more than two runs, standard error also "
+            "holds the table of runs by measures, its significance letters and the correction named "
+            "(--correction, --all-pairs, --sweep). Exit code 0: ships (with several candidates: every one "
+            "ships), or one run, or --two-sided; 1: does not ship (with several: any candidate does not); "
+            "2: bad input or option; 3: undecided (the randomization test could not tell at "
+            "--max-permutations, and no candidate failed)."
         ),
     )
     # One line for a bad option, as for a bad file, where argparse prints its usage first.
@@ -133,6 +163,12 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         help="a run: qid Q0 docid rank score tag (plain or gzipped; - for standard input)",
     )
     parser.add_argument("run2_file", metavar="RUN2", nargs="?", help="a second run, the candidate, to compare")
+    parser.add_argument(
+        "more_runs",
+        metavar="RUNn",
+        nargs="*",
+        help="more candidates: each is compared with RUN, the baseline, and the gate ships only when every one does",
+    )
     trec = parser.add_argument_group("trec_eval's options, as trec_eval takes them")
     trec.add_argument("-h", "--help", action="store_true", help="print this help; with -m, each measure's definition")
     trec.add_argument("-v", "--version", action="store_true", help="print the version and exit")
@@ -316,7 +352,43 @@ def _add_gate_arguments(parser: argparse.ArgumentParser) -> None:
         "--confidence", type=float, default=0.95, help="the interval's confidence level (default: %(default)s)"
     )
     gate.add_argument(
+        "--detect",
+        type=float,
+        metavar="D",
+        help="also say how many queries the gate's t-test needs to find a true difference D (in the measure's "
+        "units) 80%% of the time, with the standard deviation of the differences measured on these queries",
+    )
+    gate.add_argument(
         "--seed", type=int, default=0, help="seed of the randomization test and the bootstrap (default: %(default)s)"
+    )
+    many = parser.add_argument_group(
+        "comparing many runs",
+        "With more than two runs (or --all-pairs, --sweep), each candidate is compared with RUN, the baseline: "
+        "the table of runs by "
+        "measures (standard error) gives each run's mean, its interval and the letters of the runs it is "
+        "better than, by the two-sided test of no difference with adjusted p-values. The gate asks its "
+        "question of each candidate, its p-values adjusted over the candidates by --correction too; the "
+        "exit code is 0 only when every candidate ships.",
+    )
+    many.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="adjusting the p-values over the candidates: holm (the default: the chance of any false "
+        "'better' at most alpha), bh (Benjamini-Hochberg: the expected share of false ones at most alpha) "
+        "or none",
+    )
+    layout = many.add_mutually_exclusive_group()
+    layout.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="the table tests every pair of runs, by the randomised Tukey HSD over the query-by-run matrix",
+    )
+    layout.add_argument(
+        "--sweep",
+        metavar="NAME",
+        help="the runs are settings of parameter NAME (NAME=0.3 in each file name or run tag): ordered by it, "
+        "each tested against the next, the best marked, and whether it can be told from its neighbours",
     )
 
 
@@ -368,30 +440,18 @@ def measures_help(measures) -> str:
 
 
 def _asked_measures(args: argparse.Namespace) -> tuple[Measure, ...]:
-    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order.
-
-    A nickname's member that the evaluation does not compute yet is left out (``_not_computed``
-    says which); a measure asked for by its own name that it does not compute is refused."""
+    """The measures ``-m`` asks for (without ``-m``, trec_eval's default), in trec_eval's order."""
     found: list[Measure] = []
     for text in args.measure or [DEFAULT_MEASURES]:
         if text == RUNID:
             continue
         for named in _with_cutoffs(names.parse(text), text, args.k):
-            if text in NICKNAMES and named.key not in KEYS:
-                continue
             if named.key == "ndcg" and named.scheme != "ir_measures" and named.convention == DEFAULT_CONVENTION:
                 named = replace(named, convention=args.ndcg_convention)  # ours and trec_eval's NDCG@k
             measure = Measure.named(named)
             if measure not in found:
                 found.append(measure)
     return tuple(sorted(found, key=_trec_eval_order))
-
-
-def _not_computed(args: argparse.Namespace) -> list[str]:
-    """The families of the nicknames asked for (``official``, ``all_trec``) that are not computed yet."""
-    left = {n.family.trec_eval for t in args.measure or [DEFAULT_MEASURES] if t in NICKNAMES
-            for n in names.parse(t) if n.key not in KEYS}  # fmt: skip
-    return sorted(left, key=lambda name: _ORDER[catalog.BY_TREC_EVAL[name].key])
 
 
 def _with_cutoffs(parsed: tuple, text: str, ks: list[int] | None) -> tuple:
@@ -421,14 +481,26 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     """Read the files, evaluate, compare. Raises ``InputError`` or ``ValueError`` on bad input."""
     asked = _asked_measures(args)
     stream = sys.stderr if progress_stream is None else progress_stream
-    paths = [p for p in (args.run_file, args.run2_file) if p]
+    paths = [p for p in (args.run_file, args.run2_file, *(getattr(args, "more_runs", None) or ())) if p]
     if [args.qrels, *paths].count(STDIN) > 1:
         raise ValueError("standard input (-) can be read for one file only")
+    tabled = _tabled(args, len(paths))
+    if tabled and (getattr(args, "html", None) or getattr(args, "serve", False)):
+        raise ValueError(
+            "--html and --serve show two runs, a baseline and a candidate: compare more runs "
+            "(or --all-pairs, --sweep) without them"
+        )
+    if tabled and len(paths) < 2:
+        flag = "--sweep" if getattr(args, "sweep", None) else "--all-pairs"
+        raise ValueError(f"{flag} compares runs: give at least two")
+    if getattr(args, "sweep", None):
+        check_parameter(args.sweep)
+    _check_detect(args)
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
     runs = [_load(read_run, path, args.duplicates, stream) for path in paths]
     measures = asked
     gate_measures = ()
-    if len(runs) == 2:
+    if len(runs) >= 2:
         gate_measures = tuple(
             Measure.parse(m, args.ndcg_convention) for m in (args.gate_measure or [DEFAULT_GATE_MEASURE])
         )
@@ -446,12 +518,42 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
         )
         for run in runs
     )
+    for evaluation in evaluations:
+        if why := evaluation.summary.nothing_evaluated():
+            raise ValueError(why)
     names = distinct_names([e.name for e in evaluations], paths)
-    comparison = None
-    if len(evaluations) == 2:
+    if len(evaluations) < 2:
+        return Report(evaluations, None, names, tuple(paths), args.qrels)
+    settings = {
+        "test": args.test,
+        "alpha": args.alpha,
+        "n_permutations": args.permutations,
+        "n_bootstrap": args.bootstrap,
+        "confidence": args.confidence,
+        "seed": args.seed,
+    }
+    swept = table = None
+    # The table's cells are means of the per-query values: of the measures whose all line is one.
+    tabled_evaluations = tuple(
+        replace(e, measures=tuple(m for m in e.measures if m.family.average == "mean")) for e in evaluations
+    )
+    if args.sweep:
+        swept = sweep(tabled_evaluations, args.sweep, sources=paths, correction=args.correction, **settings)
+        swept = replace(swept, runs=replace(swept.runs, names=tuple(names[i] for i in swept.order)))
+        table = swept.runs
+    elif args.all_pairs:  # the Tukey HSD makes its own correction (many_runs refuses a t-test with it)
+        table = replace(many_runs(tabled_evaluations, "all-pairs", **settings), names=tuple(names))
+    elif tabled:
+        table = many_runs(tabled_evaluations, "baseline", correction=args.correction, **settings)
+        table = replace(table, names=tuple(names))
+    candidates = []
+    for i, candidate in enumerate(evaluations[1:], start=1):
+        rows = None
+        if table is not None and table.design == "baseline":  # its rows are compare's: made once
+            rows = {m.name: table.pair(m.name, 0, i).comparison for m in table.measures}
         comparison = compare(
             evaluations[0],
-            evaluations[1],
+            candidate,
             measure=gate_measures,
             **_question(args),
             alpha=args.alpha,
@@ -461,9 +563,34 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
             n_bootstrap=args.bootstrap,
             confidence=args.confidence,
             seed=args.seed,
+            rows=rows,
         )
-        comparison = replace(comparison, baseline_name=names[0], candidate_name=names[1])
-    return Report(evaluations, comparison, names, tuple(paths), args.qrels)
+        candidates.append(replace(comparison, baseline_name=names[0], candidate_name=names[i]))
+    candidates = adjusted_gates(candidates, args.correction) if len(candidates) > 1 else tuple(candidates)
+    two = None if tabled else candidates[0]
+    return Report(evaluations, two, names, tuple(paths), args.qrels, candidates, table, swept)
+
+
+def _check_detect(args: argparse.Namespace) -> None:
+    """``ValueError`` unless ``--detect D`` is a difference the gate's test can be asked to find."""
+    detect = getattr(args, "detect", None)
+    if detect is None:
+        return
+    question = _question(args)
+    shift = -question["margin"] if question["question"] == "non-inferiority" else question.get("margin", 0.0)
+    if question["question"] == "two-sided":
+        if not (math.isfinite(detect) and detect != 0):
+            raise ValueError(f"--detect takes a difference other than 0, in the measure's units, got {detect!r}")
+    elif not (math.isfinite(detect) and detect > shift):
+        raise ValueError(
+            f"--detect takes a true difference above H0's {shift:g} (the gate's), in the measure's units, "
+            f"got {detect!r}"
+        )
+
+
+def _tabled(args: argparse.Namespace, n_runs: int) -> bool:
+    """Whether the runs get the table of runs by measures: more than two, or ``--all-pairs`` or ``--sweep``."""
+    return n_runs > 2 or bool(getattr(args, "all_pairs", False)) or bool(getattr(args, "sweep", None))
 
 
 def _question(args: argparse.Namespace) -> dict:
@@ -475,8 +602,10 @@ def _question(args: argparse.Namespace) -> dict:
 
 
 def exit_code(report: Report) -> int:
-    """0 when the candidate ships, or there is no candidate or no verdict; 1 when it does not ship; 3 undecided."""
-    outcome = None if report.comparison is None else report.comparison.gate.outcome
+    """0 when every candidate ships, or there is no candidate or no verdict; 1 when any does not ship;
+    3 when none fails and one is undecided."""
+    candidates = report.candidates or ([] if report.comparison is None else [report.comparison])
+    outcome = gate_outcome(candidates) if candidates else None
     return {"does not ship": EXIT_DOES_NOT_SHIP, "undecided": EXIT_UNDECIDED}.get(outcome, EXIT_SHIPS)
 
 
@@ -493,10 +622,10 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
         doc = json_report.document(
             replace(report, evaluations=tuple(printed)),
             options_of(args),
-            left_out=_not_computed(args),
             queries=args.query_eval,
             exit_code=exit_code(report),
             generator=_generator(),
+            detect=getattr(args, "detect", None),
         )
         json_report.write(doc, out)
     elif args.format == "csv":
@@ -510,26 +639,30 @@ def write_report(report: Report, args: argparse.Namespace, out: TextIO, err: Tex
 
         for evaluation in printed:
             trec_lines.write_lines(evaluation, out, queries=args.query_eval, summary=args.summary, runid=runid)
-    write_notes(report, err, args.worst, left_out=_not_computed(args))
+    write_notes(report, err, args.worst, detect=getattr(args, "detect", None))
 
 
-def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str] = ()) -> None:
-    """The ``#`` lines for people: what a nickname asked for that is not computed (``left_out``),
-    each run's summary, then the comparison and the verdict."""
-    if left_out:
-        err.write(f"# not computed yet, so left out of the nicknames asked for: {', '.join(left_out)}\n")
+def write_notes(report: Report, err: TextIO, worst: int = 5, detect: float | None = None) -> None:
+    """The ``#`` lines for people: each run's summary, then the comparison, each gate measure's
+    effect and power (with ``detect``, the queries that difference needs) and the verdict."""
     two = len(report.evaluations) > 1
+    many = report.many is not None
     for i, evaluation in enumerate(report.evaluations):
         if two:
             role = "baseline" if i == 0 else "candidate"
+            if many:
+                role += f" {letter(i)}"
             name = report.names[i] if report.names else evaluation.name
             err.write(f"# {role}: {escaped(evaluation.run.source)} (run {escaped(name)})\n")
         for line in evaluation.summary.lines():
             err.write(f"# {escaped(line)}\n")
+    if many:
+        write_many_notes(report, err)
+        return
     if report.comparison is None:
         return
     c = report.comparison
-    for line in c.lines():  # they name the runs, and some queries
+    for line in c.lines(detect):  # they name the runs, and some queries
         err.write(f"# {escaped(line)}\n")
     gate = c.measures[c.gate.measure]
     if worst > 0:
@@ -540,6 +673,27 @@ def write_notes(report: Report, err: TextIO, worst: int = 5, left_out: list[str]
             if rows:
                 listed = ", ".join(f"{escaped(q)} ({d:+.4f})" for q, d in rows)
                 err.write(f"# {gate.measure}: the candidate {title} on {listed}\n")
+
+
+def write_many_notes(report: Report, err: TextIO) -> None:
+    """The ``#`` lines of more than two runs (or ``--all-pairs``, ``--sweep``): the table of runs by
+    measures (or the sweep), then each candidate's verdict against the baseline, then the gate's."""
+    lines = report.sweep.lines() if report.sweep is not None else report.many.lines()
+    for line in lines:
+        err.write(f"# {escaped(line)}\n")
+    candidates = report.candidates
+    gate = candidates[0].gate
+    if gate.question == "two-sided":
+        err.write("# The gate: a two-sided report of each candidate against the baseline a, no verdict\n")
+    elif len(candidates) > 1:
+        err.write(
+            f"# The gate: each of the {len(candidates)} candidates against the baseline a, its one-sided "
+            f"p-values adjusted over the candidates by {CORRECTION_NAMES[gate.correction]}; "
+            "exit code 0 only when every candidate ships\n"
+        )
+    for i, c in enumerate(candidates, start=1):
+        err.write(f"# {letter(i)} {escaped(c.candidate_name)}: {escaped(c.gate.reason)}\n")
+    err.write(f"# {escaped(gate_summary(candidates))}\n")
 
 
 def _printed(evaluation: Evaluation, asked: set[Measure]) -> Evaluation:
@@ -573,6 +727,12 @@ def options_of(args: argparse.Namespace) -> dict:
             "bootstrap": args.bootstrap,
             "confidence": args.confidence,
             "seed": args.seed,
+            "detect": getattr(args, "detect", None),
+        },
+        "many_runs": {
+            "correction": getattr(args, "correction", "holm"),
+            "all_pairs": bool(getattr(args, "all_pairs", False)),
+            "sweep": getattr(args, "sweep", None),
         },
     }
 
@@ -664,7 +824,7 @@ class _ProgressBar:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m explainer.evaluation.cli QRELS RUN [RUN2] ...``: the command on its own."""
+    """``python -m explainer.evaluation.cli QRELS RUN [RUN2 ...] ...``: the command on its own."""
     parser = argparse.ArgumentParser(prog="relevance-explainer")
     commands = parser.add_subparsers(dest="command", required=True)
     add_evaluate_command(commands)

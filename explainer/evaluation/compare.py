@@ -29,13 +29,13 @@ A query evaluated for one system and not the other (a run with no result for it)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.measures import Evaluation, Measure
-from explainer.evaluation.significance import format_p
+from explainer.evaluation.significance import POWER, format_p
 
 TESTS = ("randomization", "t-test")
 """The tests the gate can use: the paired randomization test, or the paired t-test."""
@@ -46,12 +46,12 @@ QUESTIONS = ("superiority", "non-inferiority", "two-sided")
 OUTCOMES = ("ships", "does not ship", "undecided")
 """A verdict's outcomes (a two-sided report has none)."""
 
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "no correction"}
+"""The corrections of the gate's p-values over several candidates, as a verdict names them."""
+
 DEFAULT_GATE_MEASURE = "ndcg@10"
 """The gate's measure when none is named (the command line's and the page's): the measure BEIR chose to
 compare systems; when it was not evaluated, the first measure both runs were."""
-
-POWER = 0.8
-"""The power of the minimum detectable effect: the chance a true gain that large is found."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,6 +138,7 @@ class MeasureVerdict:
     sd: float
     alpha: float
     alternative: str
+    p_adjusted: float | None = None
 
     @property
     def mde(self) -> float:
@@ -147,6 +148,12 @@ class MeasureVerdict:
     def p_text(self) -> str:
         """The p-value for a reader (``< 0.0001`` when no random pattern was as extreme)."""
         return format_p(self.p, None if self.exact else self.n_permutations)
+
+    def p_adjusted_text(self) -> str:
+        """The adjusted p-value for a reader, as ``p_text`` (``""`` when not adjusted)."""
+        if self.p_adjusted is None:
+            return ""
+        return format_p(self.p_adjusted, None if self.exact else self.n_permutations)
 
 
 @dataclass(frozen=True)
@@ -159,6 +166,9 @@ class Gate:
     test: str
     verdicts: tuple[MeasureVerdict, ...]
     outcome: str | None
+    correction: str | None = None
+    family: int = 1
+    """With several candidates: the correction of each gate measure's p-values over the ``family`` candidates."""
 
     @property
     def measure(self) -> str:
@@ -204,8 +214,16 @@ class Gate:
             else:
                 above = v.low > v.shift
                 interval = f"{level} lower bound {v.low:+.4f} {'>' if above else '<='} {v.shift:+.4f}"
-                under = v.p < self.alpha
-                p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
+                if v.p_adjusted is None:
+                    under = v.p < self.alpha
+                    p = f"{test} {_p_is(v.p_text())}, {'under' if under else 'not under'} alpha {self.alpha:g}"
+                else:
+                    under = v.p_adjusted < self.alpha
+                    p = (
+                        f"{test} {_p_is(v.p_text())}, adjusted over {self.family} candidates by "
+                        f"{CORRECTION_NAMES[self.correction]} {_p_is(v.p_adjusted_text())}, "
+                        f"{'under' if under else 'not under'} alpha {self.alpha:g}"
+                    )
             if v.outcome == "undecided":
                 p += (
                     f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval [{v.p_low:.4f}, {v.p_high:.4f}] "
@@ -244,8 +262,26 @@ class Comparison:
 
         return comparison_frame(self)
 
-    def lines(self) -> list[str]:
-        """A plain-text report: one line per measure, then the gate (no document ids)."""
+    def effects(self) -> list:
+        """Each gate measure's ``effects.Effect``: its difference, d_z, wins, ties and losses, and the power of
+        the gate's own test (the one-sided t-test of H0 at the gate's shift, or the two-sided one)."""
+        from explainer.evaluation.effects import effect
+
+        gate = self.gate
+        alternative = "two-sided" if gate.question == "two-sided" else "greater"
+        return [
+            effect(self.measures[v.measure], alpha=gate.alpha, shift=v.shift, alternative=alternative)
+            for v in gate.verdicts
+        ]
+
+    def effect_lines(self, detect: float | None = None) -> list[str]:
+        """Each gate measure's effect and power in sentences (``Effect.lines``); with ``detect``, the queries
+        a true difference that large needs."""
+        return [line for e in self.effects() for line in e.lines(detect if e.mde == e.mde else None)]
+
+    def lines(self, detect: float | None = None) -> list[str]:
+        """A plain-text report: one line per measure, then each gate measure's effect and power
+        (``effect_lines``), then the gate (no document ids)."""
         out = [f"Comparison: {self.candidate_name} (candidate) against {self.baseline_name} (baseline)"]
         for qids, system in ((self.only_baseline, self.candidate_name), (self.only_candidate, self.baseline_name)):
             if qids:
@@ -274,15 +310,7 @@ class Comparison:
                 f"{m.measure:<22} {m.mean_baseline:8.4f} {m.mean_candidate:9.4f} {m.mean_delta:+8.4f}  {ci:>17}  "
                 f"{d_z:>6}  {m.wins:4d} {m.ties:4d} {m.losses:6d}  {format_p(m.t_p):>10} {random_p:>9}"
             )
-        side = "two-sided" if self.gate.question == "two-sided" else "one-sided"
-        for v in self.gate.verdicts:
-            if v.mde == v.mde:
-                out.append(
-                    f"{v.measure}: power: with {v.n} queries and differences of standard deviation {v.sd:.4f}, "
-                    f"the {side} t-test at alpha {self.gate.alpha:g} finds a true difference of "
-                    f"{v.shift + v.mde:+.4f} {POWER:.0%} of the time (H0's {v.shift:+.4f} plus the minimum "
-                    f"detectable effect, {v.mde:.4f}). {sig.ASSUMPTIONS}"
-                )
+        out += self.effect_lines(detect)
         out.append(self.gate.reason)
         return out
 
@@ -321,6 +349,7 @@ def compare(
     n_bootstrap: int = 10_000,
     confidence: float = 0.95,
     seed: int = 0,
+    rows: dict[str, MeasureComparison] | None = None,
 ) -> Comparison:
     """Compare two evaluations of the same qrels query by query, and answer the gate's question.
 
@@ -332,7 +361,10 @@ def compare(
     ``test`` which test the gate uses (``"randomization"`` or ``"t-test"``). The
     randomization test draws ``n_permutations`` sign patterns, and more, up to
     ``max_permutations`` (default 10 x), while its p-value's interval holds alpha.
-    ``confidence`` is the level of the table's two-sided bootstrap intervals.
+    ``confidence`` is the level of the table's two-sided bootstrap intervals. ``rows``: each
+    measure's row already made with these settings (``many_runs``' pair of these two runs),
+    used when it pairs the same queries, so that the table is not computed twice; the
+    measures it lacks are computed.
     """
     _check_test(test)
     if question not in QUESTIONS:
@@ -345,7 +377,8 @@ def compare(
         )
     if question == "two-sided" and margin:
         raise ValueError("a two-sided report tests a difference of 0: it takes no margin")
-    shared = [m for m in baseline.measures if m in candidate.measures]
+    # relstring (average "none") is text, with no mean to compare
+    shared = [m for m in baseline.measures if m in candidate.measures and m.family.average != "none"]
     if not shared:
         raise ValueError("the two evaluations share no measure: evaluate both with the same measures")
     gate_measures = _gate_measures(measure, shared)
@@ -353,8 +386,10 @@ def compare(
     qids = paired_qids((baseline, candidate))
     only_baseline = tuple(q for q in qids if q not in set(candidate.qids))
     only_candidate = tuple(q for q in qids if q not in set(baseline.qids))
+    rows = {name: row for name, row in (rows or {}).items() if row.qids == qids}
     results = {
-        m.name: measure_comparison(
+        m.name: rows.get(m.name)
+        or measure_comparison(
             m,
             qids,
             aligned(baseline, m.name, qids),
@@ -381,16 +416,13 @@ def compare(
         )
         for m in gate_measures
     )
-    if question == "two-sided":
-        outcome = None
-    elif any(v.outcome == "does not ship" for v in verdicts):
-        outcome = "does not ship"
-    elif any(v.outcome == "undecided" for v in verdicts):
-        outcome = "undecided"
-    else:
-        outcome = "ships"
     gate = Gate(
-        question=question, margin=float(margin), alpha=float(alpha), test=test, verdicts=verdicts, outcome=outcome
+        question=question,
+        margin=float(margin),
+        alpha=float(alpha),
+        test=test,
+        verdicts=verdicts,
+        outcome=gate_outcome(question, verdicts),
     )
     return Comparison(
         baseline_name=baseline.name,
@@ -400,6 +432,54 @@ def compare(
         only_baseline=only_baseline,
         only_candidate=only_candidate,
     )
+
+
+def adjusted_gates(comparisons, correction: str = "holm") -> tuple[Comparison, ...]:
+    """Several candidates' comparisons with one baseline, each gate measure's p-values adjusted over the candidates.
+
+    ``correction`` is ``significance.adjust``'s (``"holm"``, ``"bh"``, ``"none"``). A candidate
+    that shipped on its own test no longer ships on a measure whose adjusted p-value is not
+    under alpha; one that did not ship still does not; an undecided one stays undecided.
+    With Holm each candidate's "ships" keeps the chance of any false ship among them at most
+    alpha; with any of them, exit 0 needs every candidate to ship, an intersection-union test.
+    """
+    comparisons = tuple(comparisons)
+    if correction not in CORRECTION_NAMES:
+        raise ValueError(f"correction must be one of {', '.join(map(repr, CORRECTION_NAMES))}, got {correction!r}")
+    gates = [c.gate for c in comparisons]
+    if gates[0].question == "two-sided" or len(comparisons) < 2:
+        return comparisons
+    adjusted = [list(g.verdicts) for g in gates]
+    for j in range(len(gates[0].verdicts)):
+        raw = np.array([g.verdicts[j].p for g in gates], dtype=float)
+        for i, p_adjusted in enumerate(sig.adjust(raw, correction).tolist()):
+            v = gates[i].verdicts[j]
+            outcome = v.outcome
+            if outcome == "ships" and not p_adjusted < v.alpha:
+                outcome = "does not ship"
+            adjusted[i][j] = replace(v, p_adjusted=float(p_adjusted), outcome=outcome)
+    out = []
+    for c, verdicts in zip(comparisons, adjusted, strict=True):
+        gate = replace(
+            c.gate,
+            verdicts=tuple(verdicts),
+            outcome=gate_outcome(c.gate.question, verdicts),
+            correction=correction,
+            family=len(comparisons),
+        )
+        out.append(replace(c, gate=gate))
+    return tuple(out)
+
+
+def gate_outcome(question: str, verdicts) -> str | None:
+    """The gate's outcome from its measures': none for a report; ships only when every measure ships."""
+    if question == "two-sided":
+        return None
+    if any(v.outcome == "does not ship" for v in verdicts):
+        return "does not ship"
+    if any(v.outcome == "undecided" for v in verdicts):
+        return "undecided"
+    return "ships"
 
 
 def measure_comparison(

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from explainer.evaluation import significance as sig
-from explainer.evaluation.compare import POWER, MeasureComparison
-from explainer.evaluation.many_runs import plain
+from explainer.evaluation.plain import number as plain
+from explainer.evaluation.significance import POWER
 
 
 @dataclass(frozen=True)
@@ -46,16 +46,32 @@ class Effect:
     alpha: float
     power: float
     mde: float
+    shift: float = 0.0
+    alternative: str = "greater"
+
+    @property
+    def null(self) -> str:
+        """The power's test's null hypothesis: difference <= ``shift`` (one-sided), or = 0 (two-sided)."""
+        if self.alternative == "two-sided":
+            return "H0: difference = 0"
+        return f"H0: difference <= {self.shift:+.4f}" if self.shift else "H0: difference <= 0"
 
     def queries_needed(self, difference: float) -> int:
-        """The fewest queries with which the same test finds a true gain of ``difference`` with probability ``power``.
+        """The fewest queries with which the same test finds a true difference ``difference`` with probability ``power``.
 
         The differences' standard deviation is taken to be this set's; ``ValueError`` when it
-        is 0 (every query differs by the same amount) or ``difference`` is not above 0.
+        is 0 (every query differs by the same amount) or ``difference`` is not above H0's
+        ``shift`` (one-sided; two-sided, when it is 0).
         """
-        if not difference > 0:
-            raise ValueError(f"the difference to detect must be above 0, in the measure's units, got {difference!r}")
-        return sig.queries_needed(difference, self.sd, self.alpha, self.power, "greater")
+        if self.alternative == "two-sided":
+            if not difference or difference != difference:
+                raise ValueError(f"the difference to detect must not be 0, in the measure's units, got {difference!r}")
+            return sig.queries_needed(abs(difference), self.sd, self.alpha, self.power, "two-sided")
+        if not difference > self.shift:
+            raise ValueError(
+                f"the difference to detect must be above {self.shift:g}, in the measure's units, got {difference!r}"
+            )
+        return sig.queries_needed(difference - self.shift, self.sd, self.alpha, self.power, "greater")
 
     def lines(self, difference: float | None = None) -> list[str]:
         """The effect in sentences, the measure's units first; with ``difference``, the queries it needs."""
@@ -77,15 +93,35 @@ class Effect:
         if self.mde != self.mde:
             out.append("Power: none to give (it needs at least two queries whose differences are not all the same)")
             return out
-        out.append(
-            f"Power: on {n} queries whose differences have a standard deviation of {self.sd:.4f}, the one-sided "
-            f"paired t-test at alpha {self.alpha:g} (H0: difference <= 0) finds a true gain of {self.mde:.4f}, the "
-            f"minimum detectable effect, {self.power:.0%} of the time, and a larger gain more often"
-        )
+        on = f"Power: on {n} queries whose differences have a standard deviation of {self.sd:.4f}, the"
+        if self.alternative == "two-sided":
+            found = (
+                f"two-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true difference of "
+                f"{self.mde:.4f} either way, the minimum detectable effect, {self.power:.0%} of the time, and a "
+                "larger one more often"
+            )
+        elif self.shift:
+            found = (
+                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true difference of "
+                f"{self.shift + self.mde:+.4f}, H0's {self.shift:+.4f} plus the minimum detectable effect "
+                f"{self.mde:.4f}, {self.power:.0%} of the time, and a larger one more often"
+            )
+        else:
+            found = (
+                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true gain of "
+                f"{self.mde:.4f}, the minimum detectable effect, {self.power:.0%} of the time, and a larger gain "
+                "more often"
+            )
+        out.append(f"{on} {found}")
         if difference is not None:
             needed = self.queries_needed(difference)
+            what = (
+                f"gain of {difference:.4f}"
+                if self.shift == 0 and self.alternative != "two-sided"
+                else (f"difference of {difference:+.4f}")
+            )
             out.append(
-                f"To find a true gain of {difference:.4f} {self.power:.0%} of the time, the same test needs "
+                f"To find a true {what} {self.power:.0%} of the time, the same test needs "
                 f"{needed:,} queries whose differences have the same standard deviation (this set has {n})"
             )
         out.append(sig.ASSUMPTIONS)
@@ -110,21 +146,38 @@ class Effect:
             "losses": self.losses,
             "queries": self.n,
             "power": {
-                "test": "paired t-test, one-sided, H0: difference <= 0",
+                "test": f"paired t-test, {'two' if self.alternative == 'two-sided' else 'one'}-sided, {self.null}",
+                "shift": self.shift,
                 "alpha": self.alpha,
                 "power": self.power,
                 "minimum_detectable_effect": plain(self.mde),
                 "assumptions": sig.ASSUMPTIONS,
             },
         }
-        if difference is not None and self.mde == self.mde:
+        if difference is not None and self.mde == self.mde:  # none without power (see lines)
             out["power"]["difference"] = difference
             out["power"]["queries_needed"] = self.queries_needed(difference)
         return out
 
 
-def effect(comparison: MeasureComparison, alpha: float = 0.05, power: float = POWER) -> Effect:
-    """The effect of ``comparison``'s candidate over its baseline, and the power of its queries at ``alpha``."""
+def effect(
+    comparison,
+    alpha: float = 0.05,
+    power: float = POWER,
+    shift: float = 0.0,
+    alternative: str = "greater",
+) -> Effect:
+    """The effect of ``comparison``'s candidate over its baseline, and the power of its queries at ``alpha``.
+
+    ``comparison`` is ``compare``'s row of one measure (a ``compare.MeasureComparison``; not
+    imported here, since ``compare`` says its effects with this module).
+
+    The power is that of the paired t-test of H0: difference <= ``shift`` (``"greater"``, the
+    gate's: ``shift`` its margin, or minus it for non-inferiority), or of no difference
+    (``"two-sided"``, ``shift`` 0).
+    """
+    if alternative not in ("greater", "two-sided"):
+        raise ValueError(f"alternative must be 'greater' or 'two-sided', got {alternative!r}")
     delta = comparison.delta
     n = len(delta)
     if n < 2:
@@ -147,5 +200,7 @@ def effect(comparison: MeasureComparison, alpha: float = 0.05, power: float = PO
         losses=comparison.losses,
         alpha=float(alpha),
         power=float(power),
-        mde=sig.minimum_detectable_effect(n, sd, alpha, power, "greater"),
+        mde=sig.minimum_detectable_effect(n, sd, alpha, power, alternative),
+        shift=float(shift) if alternative == "greater" else 0.0,
+        alternative=alternative,
     )

@@ -405,11 +405,14 @@ def inferred_ap_batch(grades, offsets, n_relevant) -> np.ndarray:
     return _safe_divide(_per_list(offsets, owner, terms), n_relevant)
 
 
-def rbp_residual_batch(grades, offsets) -> np.ndarray:
-    """rbp_resid = p^n + (1 - p) x (sum over the unjudged ranks i of p^(i - 1)), p = 0.9, n the results
-    returned; 0 when none is unjudged (m_rbp_resid.c)."""
+def rbp_residual_batch(grades, offsets, pairs=()) -> np.ndarray:
+    """rbp_resid = p^n + (1 - p) x (sum over the unjudged ranks i of p^(i - 1)), p = 0.9 unless a
+    ``p=`` pair says otherwise, n the results returned; 0 when none is unjudged (m_rbp_resid.c)."""
     grades, offsets = _flat_lists(grades, offsets)
     p = 0.9
+    for name, value in pairs:
+        if name == "p":
+            p = float(value)
     index = np.flatnonzero(grades < 0)
     owner = np.searchsorted(offsets, index, side="right") - 1
     position = index - offsets[owner]

@@ -35,6 +35,7 @@ import numpy as np
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.compare import (
+    OUTCOMES,
     TESTS,
     MeasureComparison,
     aligned,
@@ -74,6 +75,29 @@ def letter(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         out = chr(ord("a") + rest) + out
     return out
+
+
+def gate_outcome(candidates) -> str | None:
+    """Candidates' verdicts (``compare``'s comparisons with one baseline) as one: ships when every one
+    ships, does not ship when any does not, else undecided when any is; None for a two-sided report."""
+    outcomes = {c.gate.outcome for c in candidates}
+    for outcome in ("does not ship", "undecided", None):
+        if outcome in outcomes:
+            return outcome
+    return "ships"
+
+
+def gate_summary(candidates) -> str:
+    """Candidates' verdicts in one line, by their letters (the baseline is ``a``): which ship, and so the outcome."""
+    by = {o: [letter(i) for i, c in enumerate(candidates, start=1) if c.gate.outcome == o] for o in OUTCOMES}
+    head = {
+        "ships": "SHIPS: every candidate ships",
+        "does not ship": "DOES NOT SHIP: not every candidate ships",
+        "undecided": "UNDECIDED: no candidate fails, but not every one is decided",
+        None: "NO VERDICT: a two-sided report",
+    }[gate_outcome(candidates)]
+    said = [f"{o} {', '.join(by[o])}" for o in OUTCOMES if by[o]]
+    return f"{head} ({'; '.join(said)})" if said else head
 
 
 @dataclass(frozen=True)
@@ -408,7 +432,11 @@ def many_runs(
 
 def shared_measures(evaluations: Sequence[Evaluation]) -> tuple[Measure, ...]:
     """The measures every evaluation has, in the first one's order; ``ValueError`` when there is none."""
-    found = tuple(m for m in evaluations[0].measures if all(m in e.measures for e in evaluations[1:]))
+    found = tuple(
+        m
+        for m in evaluations[0].measures
+        if m.family.average != "none" and all(m in e.measures for e in evaluations[1:])  # relstring is text
+    )
     if not found:
         raise ValueError("the evaluations share no measure: evaluate every run with the same measures")
     return found

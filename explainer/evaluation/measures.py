@@ -33,6 +33,7 @@ Which function computes a measure, for one list and for many, is its row's in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -43,7 +44,7 @@ from explainer.catalog import measures as catalog
 from explainer.catalog import names
 from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
 from explainer.catalog.conventions import DEFAULT_CONVENTION
-from explainer.evaluation import kernels
+from explainer.evaluation import gain_kernels, kernels
 from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
 from explainer.evaluation.formats.memory import small_pages as _small_pages
 from explainer.evaluation.formats.order import pair_keys as _mix
@@ -82,8 +83,6 @@ class Measure:
     def __post_init__(self):
         if self.key not in catalog.BY_KEY:
             raise ValueError(f"measure key must be one of {', '.join(KEYS)}, got {self.key!r}")
-        if self.key not in KEYS:
-            raise ValueError(f"{self.family.trec_eval or self.key} is in the catalog but not computed yet")
         if self.family.cut:
             metrics._check_k(self.k)
         elif self.k is not None:
@@ -94,14 +93,28 @@ class Measure:
             raise ValueError(f"{self.key} takes a level exactly when its family has levels, got level={self.level!r}")
         if self.pairs and self.family.params != "pairs" or self.values and self.family.params != "values":
             raise ValueError(f"{self.key} takes no such parameters, got {self.values or self.pairs!r}")
-        if self.pairs:
-            raise ValueError(f"{self.written or self.key}: gains and persistence given as pairs are not computed yet")
+        for name, value in self.pairs:
+            self._check_pair(name, value)
         if self.rel is not None and (not metrics._is_int(self.rel) or self.rel < 1):
             raise ValueError(f"rel must be an integer >= 1, got {self.rel!r}")
         if self.convention not in NDCG_CONVENTIONS:
             raise ValueError(f"convention must be one of {', '.join(NDCG_CONVENTIONS)}, got {self.convention!r}")
         if self.key != "ndcg" and self.convention != DEFAULT_CONVENTION:
             raise ValueError(f"only ndcg has conventions, got convention={self.convention!r} for {self.key}")
+
+    def _check_pair(self, name: str, value: float) -> None:
+        where = self.written or self.family.trec_eval or self.key
+        stem = self.family.trec_eval or self.key
+        if where.startswith(stem + "_"):  # as -m took it: ndcg.x=1, printed ndcg_x=1
+            where = f"{stem}.{where[len(stem) + 1 :]}"
+        if name == "p" and self.key in ("rbp", "rbp_resid"):
+            if not 0 < value <= 1:
+                raise ValueError(f"{where}: rbp's persistence p must be more than 0 and at most 1, got {value:g}")
+        elif self.key == "rbp_resid":
+            raise ValueError(f"{where}: rbp_resid takes only p=, got {name}=")
+        elif not name.lstrip("+").isdigit():
+            # trec_eval skips such a pair without a word (gain_init.c); a typo should not pass unseen
+            raise ValueError(f"{where}: a gain pair is grade=gain with a grade of 0 or more, got {name}=")
 
     @property
     def family(self) -> catalog.Family:
@@ -121,10 +134,12 @@ class Measure:
             return f"{stem}_{self.k}"
         if self.level is not None:
             return f"{stem}_{self.level:3.2f}"
-        if self.values:
+        if self.values or self.pairs:
             if self.written.startswith(stem + "_"):
                 return self.written
-            return f"{stem}_{','.join(f'{v:g}' for v in self.values)}"
+            if self.values:
+                return f"{stem}_{','.join(f'{v:g}' for v in self.values)}"
+            return f"{stem}_{','.join(f'{n}={v:g}' for n, v in self.pairs)}"
         return stem
 
     @property
@@ -290,7 +305,8 @@ class Summary:
 
     ``n_evaluated`` queries have values (those in both files, plus, with ``complete``,
     the qrels-only ones); ``run_only`` are in the run but have no judgments (skipped, as
-    trec_eval skips them); ``qrels_only`` have judgments but no result in the run.
+    trec_eval skips them); ``qrels_only`` have judgments but no result in the run;
+    ``qrels_fractional`` counts the grades written with a fraction, read as trec_eval reads them.
 
     The rule for a judged query with no result, decided here once: without ``complete`` it is
     left out of every value and mean and counted in ``qrels_only`` (as trec_eval 9 does;
@@ -311,6 +327,19 @@ class Summary:
     qrels_duplicates: int
     run_source: str
     qrels_source: str
+    qrels_fractional: int = 0
+
+    def nothing_evaluated(self) -> str | None:
+        """Why no query has a value, in one line, when none has (the command line stops there with
+        exit code 2, as trec_eval 10 stops with 4); None otherwise."""
+        if self.n_evaluated:
+            return None
+        n = len(self.run_only)
+        return (
+            f"{self.run_source}: none of its {_plural(n, 'query', 'queries')} is judged in {self.qrels_source}, "
+            "so there is nothing to evaluate (trec_eval 10 stops too; with -c each judged query counts as "
+            "an empty list)"
+        )
 
     def lines(self) -> list[str]:
         """The summary in words, one sentence a line (counts only: no ids)."""
@@ -338,6 +367,11 @@ class Summary:
         ):
             if n:
                 out.append(f"{q(n, 'duplicate docid line')} left out of the {what} ({lines:,} lines read)")
+        if self.qrels_fractional:
+            out.append(
+                f"{q(self.qrels_fractional, 'grade')} with a fraction read by the whole part, as trec_eval "
+                "reads them (1.5 as 1)"
+            )
         if self.relevance_level != 1:
             out.append(
                 f"relevant means a grade of {self.relevance_level} or more (trec_eval -l {self.relevance_level})"
@@ -358,7 +392,8 @@ class Evaluation:
     """A run evaluated against qrels: per-query values of each measure, aligned with ``qids``.
 
     ``values[name][i]`` is measure ``name``'s value for query ``qids[i]`` (queries in
-    trec_eval's order); ``means[name]`` their mean, trec_eval's ``all`` line.
+    trec_eval's order; relstring's an array of text); ``means[name]`` their mean, trec_eval's
+    ``all`` line (NaN for relstring, which has none).
     """
 
     qids: tuple[str, ...]
@@ -376,10 +411,12 @@ class Evaluation:
         """The run's name."""
         return self.run.name
 
-    def value(self, measure: str | Measure, qid: str) -> float:
-        """One query's value of one measure (given by name, e.g. ``"P_10"``, or as a ``Measure``)."""
+    def value(self, measure: str | Measure, qid: str) -> float | str:
+        """One query's value of one measure (given by name, e.g. ``"P_10"``, or as a ``Measure``);
+        relstring's is text."""
         name = measure.name if isinstance(measure, Measure) else measure
-        return float(self.values[name][self._position(qid)])
+        value = self.values[name][self._position(qid)]
+        return value if isinstance(value, str) else float(value)
 
     def _position(self, qid: str) -> int:
         lookup = self.__dict__.get("_lookup")
@@ -624,6 +661,7 @@ def evaluate(
         qrels_duplicates=qrels.n_duplicates,
         run_source=run.source,
         qrels_source=qrels.source,
+        qrels_fractional=qrels.n_fractional,
     )
     return Evaluation(
         qids=qids,
@@ -641,6 +679,8 @@ def evaluate(
 def _average(m: Measure, v: np.ndarray, qrels: Qrels, complete: bool) -> float:
     """trec_eval's ``all`` line for one measure, as its family says (``catalog.AVERAGES``)."""
     how = m.family.average
+    if how == "none":
+        return math.nan  # relstring: trec_eval prints no all line for it
     if how == "count":
         return float(len(v))
     if how == "sum":
@@ -701,20 +741,28 @@ class _Lists:
 def _batch(m: Measure, lists: _Lists) -> np.ndarray:
     """One measure of every evaluated query, by the kernel its catalog row names."""
     call = m.family.kernel
-    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level}
+    given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level, "pairs": m.pairs}
+    if "qrels_grades" in call.inputs:
+        given.update(zip(("qrels_grades", "ideal_offsets"), _judgments(lists.qrels, lists.qq), strict=True))
     if "ideal" in call.inputs:
         qrels, qq = lists.qrels, lists.qq
         c = NDCG_CONVENTIONS[m.convention]
         given.update(gain=c.gain, cut=c.cut)
         if c.ideal == "judged":
-            starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
-            sizes = stops - starts
-            ideal_offsets = np.zeros(len(qq) + 1, dtype=np.int64)
-            np.cumsum(sizes, out=ideal_offsets[1:])
-            picks = np.arange(int(ideal_offsets[-1])) + np.repeat(starts - ideal_offsets[:-1], sizes)
-            ideal = qrels.grade[picks]
+            ideal, ideal_offsets = _judgments(qrels, qq)
             ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
         else:
             ideal, ideal_offsets = given["grades"], given["offsets"]
         given.update(ideal=ideal, ideal_offsets=ideal_offsets)
-    return getattr(kernels, call.function)(*(given[name] for name in call.inputs))
+    function = getattr(kernels, call.function, None) or getattr(gain_kernels, call.function)
+    return function(*(given[name] for name in call.inputs))
+
+
+def _judgments(qrels: Qrels, qq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grades of each evaluated query's judgments, negative ones too, flat, and their offsets."""
+    starts, stops = qrels.offsets[qq], qrels.offsets[qq + 1]
+    sizes = stops - starts
+    offsets = np.zeros(len(qq) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    picks = np.arange(int(offsets[-1])) + np.repeat(starts - offsets[:-1], sizes)
+    return qrels.grade[picks], offsets

@@ -59,6 +59,8 @@ def comparison_dict(comparison) -> dict:
             "test": gate.test,
             "outcome": gate.outcome,
             "reason": gate.reason,
+            "correction": gate.correction,
+            "candidates": gate.family,
             "measures": [_verdict_dict(v) for v in gate.verdicts],
         },
     }
@@ -99,6 +101,7 @@ def _verdict_dict(v) -> dict:
         "interval_method": v.interval_method,
         "p": number(v.p),
         "p_text": v.p_text(),
+        "p_adjusted": number(v.p_adjusted),
         "p_low": number(v.p_low),
         "p_high": number(v.p_high),
         "permutations": v.n_permutations,

@@ -37,6 +37,9 @@ CORRECTIONS = ("holm", "bh", "none")
 TIE = 1e-12
 """Differences smaller than this count as ties (the same list gives exactly the same value)."""
 
+POWER = 0.8
+"""The power of the minimum detectable effect: the chance a true gain that large is found."""
+
 P_CONFIDENCE = 0.99
 """The confidence of a Monte Carlo p-value's own interval (Clopper-Pearson)."""
 

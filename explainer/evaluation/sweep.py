@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explainer.evaluation.many_runs import ManyRuns, PairTest, many_runs
+from explainer.evaluation.many_runs import ManyRuns, PairTest, many_runs, plain
 from explainer.evaluation.measures import Evaluation
 from explainer.evaluation.significance import format_p
 
@@ -113,20 +113,40 @@ class Sweep:
             out.append("  " + self.verdict(m.name))
         return out
 
-    def as_dict(self) -> dict:
-        """The sweep as plain data (JSON-ready): the settings in order, each measure's best and verdict, the runs."""
-        return {
+    def as_dict(self, runs: bool = True) -> dict:
+        """The sweep as plain data (JSON-ready): the settings in order, each measure's best, its mean, its
+        tests with its neighbours and the verdict; with ``runs``, the runs' own report (``ManyRuns.as_dict``)."""
+        out = {
             "parameter": self.parameter,
             "settings": [{"value": v, "run": name} for v, name in zip(self.values, self.runs.names, strict=True)],
-            "measures": [
+            "measures": [self._measure_dict(m.name) for m in self.runs.measures],
+        }
+        if runs:
+            out["runs"] = self.runs.as_dict()
+        return out
+
+    def _measure_dict(self, measure: str) -> dict:
+        best = self.best(measure)
+        neighbours = []
+        for p in self.neighbours(measure, best):
+            other = p.first if p.second == best else p.second
+            neighbours.append(
                 {
-                    "measure": m.name,
-                    "best": self.values[self.best(m.name)],
-                    "verdict": self.verdict(m.name),
+                    "value": self.values[other],
+                    "run": self.runs.names[other],
+                    "difference": plain(self.runs.cells[measure][best].mean - self.runs.cells[measure][other].mean),
+                    "p": plain(p.p),
+                    "p_adjusted": plain(p.p_adjusted),
+                    "distinguishable": p.significant(self.runs.alpha),
                 }
-                for m in self.runs.measures
-            ],
-            "runs": self.runs.as_dict(),
+            )
+        return {
+            "measure": measure,
+            "best": self.values[best],
+            "best_run": self.runs.names[best],
+            "mean": plain(self.runs.cells[measure][best].mean),
+            "neighbours": neighbours,
+            "verdict": self.verdict(measure),
         }
 
     def verdict(self, measure: str) -> str:

@@ -123,7 +123,8 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
     """The queries table and everything above it: per-query values, means, statistics, the gate."""
     loaded = evaluated.loaded
     qids = evaluated.qids
-    measures = [_measure(m) for m in evaluated.evaluations[0].measures]
+    # relstring (average "none") is text: the table's columns are numbers
+    measures = [_measure(m) for m in evaluated.evaluations[0].measures if m.family.average != "none"]
     runs = []
     for i, evaluation in enumerate(evaluated.evaluations):
         evaluated_here = set(evaluation.qids)

@@ -52,9 +52,13 @@ class Lines:
 
 @dataclass(frozen=True, eq=False)
 class Qrels(Lines):
-    """Judgments: for each query, its judged docids and their grades (``grade``, aligned with the lines)."""
+    """Judgments: for each query, its judged docids and their grades (``grade``, aligned with the lines).
+
+    ``n_fractional`` counts the grades written with a fraction, read by their whole part as
+    trec_eval reads them (``1.5`` as 1)."""
 
     grade: np.ndarray = field(default=None)
+    n_fractional: int = 0
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """The judgments in pytrec_eval's shape, ``{qid: {docid: grade}}``."""

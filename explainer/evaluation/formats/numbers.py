@@ -44,7 +44,7 @@ def _parse_rows(rows: np.ndarray, line_no: np.ndarray, label: str, kind: type, e
         return np.asarray(parsed, dtype=np.float64 if kind is float else np.int64)
     if kind is float and np.isnan(values).any():
         i = int(np.argmax(np.isnan(values)))
-        raise InputError(label, int(line_no[i]), f"expected {expected}, found {_shown(text[i])}")
+        raise InputError(label, int(line_no[i]), f"expected {expected}, found {shown(text[i])}")
     return values
 
 
@@ -53,9 +53,9 @@ def _parse_one(raw: bytes, line: int, label: str, kind: type, expected: str):
     try:
         value = kind(raw.decode("ascii"))
     except (ValueError, UnicodeDecodeError, OverflowError):
-        raise InputError(label, line, f"expected {expected}, found {_shown(raw)}") from None
+        raise InputError(label, line, f"expected {expected}, found {shown(raw)}") from None
     if kind is float and value != value:
-        raise InputError(label, line, f"expected {expected}, found {_shown(raw)}")
+        raise InputError(label, line, f"expected {expected}, found {shown(raw)}")
     if kind is int and not _INT64[0] <= value <= _INT64[1]:
         raise InputError(label, line, f"expected {expected}, found a number beyond 64 bits ({len(raw)} digits)")
     return value
@@ -104,6 +104,7 @@ def _decimals(rows: np.ndarray, kind: type) -> np.ndarray | None:
     return np.where(negative, -values, values)  # -0 stays -0.0, as strtod gives it
 
 
-def _shown(raw: bytes) -> str:
+def shown(raw: bytes) -> str:
+    """A field as a message quotes it: escaped, cut to 24 characters."""
     text = raw.decode("utf-8", "replace")
     return f"'{escaped(text if len(text) <= 24 else text[:21] + '...')}'"

@@ -18,12 +18,14 @@ from explainer.evaluation.writers import table_name
 SCHEMA_VERSION = 1
 
 
-def document(report, options: dict, *, queries: bool, exit_code: int, generator: str, left_out=()) -> dict:
-    """The report as plain data: ``report`` has ``evaluations``, their ``names`` and ``files``, and
-    ``comparison``; ``left_out`` names the measures a nickname asked for that are not computed."""
+def document(report, options: dict, *, queries: bool, exit_code: int, generator: str, left_out=(), detect=None) -> dict:
+    """The report as plain data: ``report`` has ``evaluations``, their ``names`` and ``files``,
+    ``comparison``, ``candidates`` (each candidate's comparison with the baseline), ``many`` and
+    ``sweep``; ``left_out`` is always empty (every family is computed; kept for schema_version 1's readers);
+    ``detect`` is ``--detect``'s difference, whose queries needed each effect gives."""
     evaluations = report.evaluations
     first = evaluations[0]
-    roles = ("baseline", "candidate") if len(evaluations) == 2 else (None,) * len(evaluations)
+    roles = ("baseline", *("candidate",) * (len(evaluations) - 1)) if len(evaluations) > 1 else (None,)
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": generator,
@@ -40,7 +42,38 @@ def document(report, options: dict, *, queries: bool, exit_code: int, generator:
             for e, name, path, role in zip(evaluations, report.names, report.files, roles, strict=True)
         ],
         "comparison": None if report.comparison is None else report.comparison.to_dict(),
+        "candidates": _candidates(report, detect),
+        "many_runs": None if report.many is None else report.many.as_dict(),
+        "sweep": None if report.sweep is None else report.sweep.as_dict(runs=False),
         "exit_code": exit_code,
+    }
+
+
+def _candidates(report, detect) -> dict | None:
+    """Each candidate against the baseline: its verdict and the verdict's reason, its effects, its comparison."""
+    from explainer.evaluation.many_runs import gate_outcome, gate_summary, letter
+
+    candidates = report.candidates
+    if not candidates:
+        return None
+    gate = candidates[0].gate
+    return {
+        "baseline": report.names[0],
+        "question": gate.question,
+        "correction": gate.correction,
+        "outcome": gate_outcome(candidates),
+        "reason": gate_summary(candidates),
+        "verdicts": [
+            {
+                "letter": letter(i),
+                "name": c.candidate_name,
+                "outcome": c.gate.outcome,
+                "reason": c.gate.reason,
+                "effects": [e.as_dict(detect if e.mde == e.mde else None) for e in c.effects()],
+                "comparison": c.to_dict(),
+            }
+            for i, c in enumerate(candidates, start=1)
+        ],
     }
 
 

@@ -15,7 +15,9 @@ from explainer.evaluation.writers import table_name
 
 
 def value_text(measure, value) -> str:
-    """A value as trec_eval prints it: an integer for a count, else four decimals."""
+    """A value as trec_eval prints it: an integer for a count, text in quotes (relstring), else four decimals."""
+    if isinstance(value, str):
+        return f"'{escaped(value)}'"
     if measure.family.integer:
         return f"{int(round(value))}"
     return f"{value:6.4f}"
