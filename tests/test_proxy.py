@@ -111,8 +111,9 @@ class Nginx:
         # A directory per nginx: the module's tests reuse one port (NGINX_PORT) one after another.
         home = Path(tempfile.mkdtemp(prefix=f"nginx-{self.port}-", dir=tmp_path))
         (home / "logs").mkdir()
-        block = block.replace("listen 8080;", f"listen 127.0.0.1:{self.port};").replace(
-            "127.0.0.1:5006", f"127.0.0.1:{upstream_port}"
+        # The upstream first: a listening port such as 50067 holds "127.0.0.1:5006" once written in.
+        block = block.replace("127.0.0.1:5006", f"127.0.0.1:{upstream_port}").replace(
+            "listen 8080;", f"listen 127.0.0.1:{self.port};"
         )
         temp = "\n".join(
             f"    {kind}_temp_path {home / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
