@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from explainer.serve_options import add_serving_options
+from explainer.server.hosts import is_loopback
 
 MAX_HTML_RESULTS = 500_000
 """A saved page carries every query's lists: at most this many result lines in all (some 25 MB)."""
@@ -222,7 +223,7 @@ def serve(args, workbench_of) -> None:
     print(f"Serving the workbench on {url} (Ctrl+C stops it)", flush=True)
     shared = announce_class_address(args.address, args.port, "/evaluate")
     asked = args.access_code
-    if asked is None and not _is_loopback(args.address):
+    if asked is None and not is_loopback(args.address):
         asked = ""
     code = access_code(asked)
     if args.browser and wants_browser():
@@ -237,14 +238,3 @@ def serve(args, workbench_of) -> None:
         serve_pages(config)
     except OSError as error:
         raise cannot_serve(args, error) from None
-
-
-def _is_loopback(address: str) -> bool:
-    import ipaddress
-
-    if address == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
