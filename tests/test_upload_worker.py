@@ -49,8 +49,11 @@ def test_a_file_that_needs_more_memory_than_a_worker_may_have_ends_the_worker_al
 
 
 def test_a_file_that_takes_more_cpu_than_a_worker_may_have_ends_the_worker_alone():
-    # Double spaces: not the compiled fast path, seconds of CPU.
-    big = b"".join(b"q%d  Q0  doc-%d  1  1.0  t\n" % (q, d) for q in range(5_000) for d in range(400))
+    # Double spaces: not the compiled fast path. 6 million lines take some 5 s of CPU here, well
+    # past the limit: 1 s, plus up to 1 s more, since RLIMIT_CPU counts whole seconds from the
+    # worker's start. (2 million lines took 1.2 to 1.8 s, and the test passed or failed by luck.)
+    one_query = b"".join(b"QID  Q0  doc-%d  1  1.0  t\n" % d for d in range(400))
+    big = b"".join(one_query.replace(b"QID", b"q%d" % q) for q in range(15_000))
     outcome = run_job(job("baseline", big, cpu_limit_s=1, memory_limit=8 << 30))
     assert outcome.lines == [
         "my.baseline: took more than the 1 s of computing a file may take here; "
