@@ -13,6 +13,10 @@ from explainer.figures import FIGURES
 
 CLASSES = [page.figure.__name__ for page in FIGURES]
 
+# A real kernel starts for each notebook (some 6 s): the slow step runs them (tests in a notebook,
+# like proxies and documentation sites, are the suite's slow kind; see the README's test layers).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def executed():
@@ -95,7 +99,6 @@ def jupyterlab(tmp_path):
     process.wait(timeout=30)
 
 
-@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light"])
 def test_the_readmes_notebook_works_in_jupyterlab_with_no_internet(browser, jupyterlab, scheme):

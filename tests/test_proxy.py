@@ -36,7 +36,9 @@ NGINX_PORT = free_port()
 # The README's command line, for this module's nginx.
 README_ARGS = ("--public-host", f"127.0.0.1:{NGINX_PORT}", "--trusted-proxy", "127.0.0.1")
 
+# A real nginx for each module run, in front of servers of its own: the slow step runs them.
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.browser,
     pytest.mark.skipif(
         NGINX is None, reason="nginx not found: install it (Debian: apt-get install nginx) to run these"
@@ -242,7 +244,6 @@ def test_behind_the_readme_nginx_block_six_kilobytes_of_site_cookies_do_no_harm(
         context.close()
 
 
-@pytest.mark.slow
 def test_nginx_passing_host_without_its_port_gets_a_421_that_says_why(proxied):
     """`proxy_set_header Host $host;` drops the port: the server is not known by that name."""
     _, nginx = proxied(readme_nginx_block().replace("$http_host", "$host"))
@@ -251,7 +252,6 @@ def test_nginx_passing_host_without_its_port_gets_a_421_that_says_why(proxied):
     assert "serve with --public-host 127.0.0.1" in nginx.explainer_log()
 
 
-@pytest.mark.slow
 def test_a_proxy_whose_public_name_the_server_was_not_told_gets_a_421_that_names_the_option(proxied, workdir):
     upstream = Explainer(workdir)  # no --public-host
     try:
@@ -263,7 +263,6 @@ def test_a_proxy_whose_public_name_the_server_was_not_told_gets_a_421_that_names
         upstream.stop()
 
 
-@pytest.mark.slow
 def test_allow_origin_names_the_public_port_when_the_address_has_one(page, proxied):
     """Behind a proxy that sends its own Host, --allow-origin HOST means HOST:80; the port must be given."""
     block = readme_nginx_block().replace("$http_host", "$host")
@@ -280,7 +279,6 @@ def test_allow_origin_names_the_public_port_when_the_address_has_one(page, proxi
     assert shown and clicks_reach_the_server(page, websocket)
 
 
-@pytest.mark.slow
 def test_nginx_without_the_upgrade_headers_leaves_python_out_and_says_why(page, proxied):
     block = "\n".join(
         line for line in readme_nginx_block().splitlines() if "Upgrade" not in line and "Connection" not in line
@@ -292,7 +290,6 @@ def test_nginx_without_the_upgrade_headers_leaves_python_out_and_says_why(page, 
     assert "400 GET /explainer/binary/ws" in nginx.explainer_log()
 
 
-@pytest.mark.slow
 def test_more_than_eight_kilobytes_of_cookies_need_a_larger_nginx_header_buffer(proxied):
     """nginx refuses a header line over 8 KB itself; the README's fix is large_client_header_buffers."""
     cookies = "; ".join(f"site{i}={secrets.token_urlsafe(750)}" for i in range(9))

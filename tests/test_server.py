@@ -369,8 +369,12 @@ def forked(tmp_path):
 @pytest.mark.parametrize(
     ("stop", "exit_code"),
     [
+        # Ctrl+C, as a teacher stops it, in the default run; the other signals (three more servers
+        # of three processes each, some 6 s apiece) in the slow step.
         pytest.param(lambda server: os.killpg(server.process.pid, signal.SIGINT), 0, id="ctrl-c"),
-        pytest.param(lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent"),
+        pytest.param(
+            lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent", marks=pytest.mark.slow
+        ),
         pytest.param(
             lambda server: server.process.send_signal(signal.SIGINT), 0, id="sigint-to-parent", marks=pytest.mark.slow
         ),
