@@ -251,6 +251,34 @@ def test_with_a_margin_the_power_and_the_queries_are_of_the_gates_own_test():
     assert f"# To find a true difference of +0.1000 80% of the time, the same test needs {n:,} queries" in err
 
 
+@pytest.mark.parametrize(("correction", "level"), [("holm", 0.05 / 4), ("bh", 0.05 / 4), ("none", 0.05)])
+def test_each_of_many_candidates_gets_its_effect_and_the_power_of_the_level_its_correction_holds_it_to(
+    tmp_path, correction, level
+):
+    """Holm and Benjamini-Hochberg ship any candidate whose p is under alpha / (the number of candidates),
+    whatever the others' p: each candidate's power is at least that of the test at that level."""
+    qrels, runs, qrels_path, paths = five_runs(tmp_path)
+    code, _, err = call(qrels_path, *paths, "-m", "map", "--correction", correction, "--detect", "0.05", *FAST)
+    lines = [line[2:] for line in err.splitlines()]
+    solver = smpower.TTestPower()
+    theirs = {w: pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(runs[w]) for w in WEIGHTS}
+    for i, w in enumerate(WEIGHTS[1:], start=1):
+        at = lines.index(f"{'abcde'[i]} - a (sys{w:g} against sys{WEIGHTS[0]:g}):")
+        d = np.array([theirs[w][q]["ndcg_cut_10"] - theirs[WEIGHTS[0]][q]["ndcg_cut_10"] for q in sorted(theirs[w])])
+        sd = float(np.std(d, ddof=1))
+        assert lines[at + 1].startswith(f"  NDCG@10: mean difference {d.mean():+.4f} (candidate - baseline")
+        mde = solver.solve_power(effect_size=None, nobs=len(d), alpha=level, power=0.8, alternative="larger") * sd
+        assert f" the one-sided paired t-test at alpha {level:g} (H0: difference <= 0" in lines[at + 3]
+        assert f" finds a true gain of {mde:.4f}, the minimum detectable effect, 80% of the time" in lines[at + 3]
+        assert ("the strictest level" in lines[at + 3]) == (correction != "none")
+        n = solver.solve_power(effect_size=0.05 / sd, nobs=None, alpha=level, power=0.8, alternative="larger")
+        assert lines[at + 4].startswith(
+            f"  To find a true gain of 0.0500 80% of the time, the same test needs {math.ceil(n):,} "
+        )
+        assert lines[at + 5].startswith(f"{'abcde'[i]} sys{w:g}: ")
+    assert sum(line.startswith("Power is the paired t-test's") for line in lines) == 1
+
+
 @pytest.mark.parametrize(("question", "detect"), [((), "0"), (("--margin", "0.05"), "0.02"), (("--two-sided",), "0")])
 def test_a_difference_the_test_cannot_be_asked_to_find_exits_2(question, detect):
     files = golden.paths()
@@ -308,8 +336,9 @@ def test_the_json_holds_the_numbers_of_the_text(tmp_path):
     for v in candidates["verdicts"]:
         (e,) = v["effects"]
         assert e["measure"] == "ndcg_cut_10" and e["power"]["difference"] == 0.05
+        # Holm over 4 candidates: the power is of the test at 0.05 / 4, the level that ships whatever the others' p.
         n = smpower.TTestPower().solve_power(
-            effect_size=0.05 / e["sd_of_differences"], nobs=None, alpha=0.05, power=0.8, alternative="larger"
+            effect_size=0.05 / e["sd_of_differences"], nobs=None, alpha=0.05 / 4, power=0.8, alternative="larger"
         )
         assert e["power"]["queries_needed"] == math.ceil(n)
         assert "adjusted over 4 candidates by Holm p = " in v["reason"]

@@ -61,7 +61,7 @@ from explainer.evaluation.measures import (
     evaluate,
 )
 from explainer.evaluation.run_names import distinct_names
-from explainer.evaluation.significance import CORRECTIONS
+from explainer.evaluation.significance import ASSUMPTIONS, CORRECTIONS
 from explainer.evaluation.sweep import Sweep, check_parameter, sweep
 from explainer.evaluation.writers import FORMATS
 
@@ -657,7 +657,7 @@ def write_notes(report: Report, err: TextIO, worst: int = 5, detect: float | Non
         for line in evaluation.summary.lines():
             err.write(f"# {escaped(line)}\n")
     if many:
-        write_many_notes(report, err)
+        write_many_notes(report, err, detect)
         return
     if report.comparison is None:
         return
@@ -675,9 +675,10 @@ def write_notes(report: Report, err: TextIO, worst: int = 5, detect: float | Non
                 err.write(f"# {gate.measure}: the candidate {title} on {listed}\n")
 
 
-def write_many_notes(report: Report, err: TextIO) -> None:
+def write_many_notes(report: Report, err: TextIO, detect: float | None = None) -> None:
     """The ``#`` lines of more than two runs (or ``--all-pairs``, ``--sweep``): the table of runs by
-    measures (or the sweep), then each candidate's verdict against the baseline, then the gate's."""
+    measures (or the sweep), then each candidate's effect and power on each gate measure and its
+    verdict against the baseline (the power's assumptions once), then the gate's."""
     lines = report.sweep.lines() if report.sweep is not None else report.many.lines()
     for line in lines:
         err.write(f"# {escaped(line)}\n")
@@ -692,7 +693,12 @@ def write_many_notes(report: Report, err: TextIO) -> None:
             "exit code 0 only when every candidate ships\n"
         )
     for i, c in enumerate(candidates, start=1):
+        err.write(f"# {letter(i)} - a ({escaped(c.candidate_name)} against {escaped(c.baseline_name)}):\n")
+        for line in c.effect_lines(detect):
+            if line != ASSUMPTIONS:
+                err.write(f"#   {escaped(line)}\n")
         err.write(f"# {letter(i)} {escaped(c.candidate_name)}: {escaped(c.gate.reason)}\n")
+    err.write(f"# {ASSUMPTIONS}\n")
     err.write(f"# {escaped(gate_summary(candidates))}\n")
 
 

@@ -264,13 +264,26 @@ class Comparison:
 
     def effects(self) -> list:
         """Each gate measure's ``effects.Effect``: its difference, d_z, wins, ties and losses, and the power of
-        the gate's own test (the one-sided t-test of H0 at the gate's shift, or the two-sided one)."""
+        the gate's own test (the one-sided t-test of H0 at the gate's shift, or the two-sided one).
+
+        With several candidates whose p-values Holm or Benjamini-Hochberg adjust, the power is at
+        alpha over the number of candidates: a p-value under that ships under either correction,
+        whatever the others' (it is Bonferroni's level, which both improve on), so the power of
+        each candidate is at least this; at alpha itself it would be the power of a test the gate
+        does not make."""
         from explainer.evaluation.effects import effect
 
         gate = self.gate
         alternative = "two-sided" if gate.question == "two-sided" else "greater"
+        alpha, note = gate.alpha, ""
+        if gate.family > 1 and gate.correction in ("holm", "bh"):
+            alpha = gate.alpha / gate.family
+            note = (
+                f"; alpha {gate.alpha:g} over the {gate.family} candidates, the strictest level "
+                f"{CORRECTION_NAMES[gate.correction]} holds one to, so the power is at least this"
+            )
         return [
-            effect(self.measures[v.measure], alpha=gate.alpha, shift=v.shift, alternative=alternative)
+            effect(self.measures[v.measure], alpha=alpha, shift=v.shift, alternative=alternative, alpha_note=note)
             for v in gate.verdicts
         ]
 

@@ -48,6 +48,8 @@ class Effect:
     mde: float
     shift: float = 0.0
     alternative: str = "greater"
+    alpha_note: str = ""
+    """Why the power's ``alpha`` is not the gate's, when it is not (several candidates, corrected)."""
 
     @property
     def null(self) -> str:
@@ -96,19 +98,19 @@ class Effect:
         on = f"Power: on {n} queries whose differences have a standard deviation of {self.sd:.4f}, the"
         if self.alternative == "two-sided":
             found = (
-                f"two-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true difference of "
+                f"two-sided paired t-test at alpha {self.alpha:g} ({self.null}{self.alpha_note}) finds a true difference of "
                 f"{self.mde:.4f} either way, the minimum detectable effect, {self.power:.0%} of the time, and a "
                 "larger one more often"
             )
         elif self.shift:
             found = (
-                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true difference of "
+                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}{self.alpha_note}) finds a true difference of "
                 f"{self.shift + self.mde:+.4f}, H0's {self.shift:+.4f} plus the minimum detectable effect "
                 f"{self.mde:.4f}, {self.power:.0%} of the time, and a larger one more often"
             )
         else:
             found = (
-                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}) finds a true gain of "
+                f"one-sided paired t-test at alpha {self.alpha:g} ({self.null}{self.alpha_note}) finds a true gain of "
                 f"{self.mde:.4f}, the minimum detectable effect, {self.power:.0%} of the time, and a larger gain "
                 "more often"
             )
@@ -146,7 +148,8 @@ class Effect:
             "losses": self.losses,
             "queries": self.n,
             "power": {
-                "test": f"paired t-test, {'two' if self.alternative == 'two-sided' else 'one'}-sided, {self.null}",
+                "test": f"paired t-test, {'two' if self.alternative == 'two-sided' else 'one'}-sided, {self.null}"
+                + self.alpha_note,
                 "shift": self.shift,
                 "alpha": self.alpha,
                 "power": self.power,
@@ -166,6 +169,7 @@ def effect(
     power: float = POWER,
     shift: float = 0.0,
     alternative: str = "greater",
+    alpha_note: str = "",
 ) -> Effect:
     """The effect of ``comparison``'s candidate over its baseline, and the power of its queries at ``alpha``.
 
@@ -174,7 +178,7 @@ def effect(
 
     The power is that of the paired t-test of H0: difference <= ``shift`` (``"greater"``, the
     gate's: ``shift`` its margin, or minus it for non-inferiority), or of no difference
-    (``"two-sided"``, ``shift`` 0).
+    (``"two-sided"``, ``shift`` 0). ``alpha_note`` says, after alpha, why it is not the gate's.
     """
     if alternative not in ("greater", "two-sided"):
         raise ValueError(f"alternative must be 'greater' or 'two-sided', got {alternative!r}")
@@ -203,4 +207,5 @@ def effect(
         mde=sig.minimum_detectable_effect(n, sd, alpha, power, alternative),
         shift=float(shift) if alternative == "greater" else 0.0,
         alternative=alternative,
+        alpha_note=alpha_note,
     )
