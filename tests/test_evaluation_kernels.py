@@ -6,12 +6,14 @@ each kernel must give, for every list of a flat batch, what its readable functio
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from metric_cases import generated_cases
 
 from explainer import metrics
-from explainer.evaluation import kernels
+from explainer.evaluation import gain_kernels, kernels
 from explainer.evaluation.measures import judged_at_k
 
 
@@ -63,3 +65,56 @@ def test_the_kernels_check_their_arguments():
         kernels.recall_at_k_batch(np.array([1]), np.array([0, 1]), 1, np.array([1, 2]))
     with pytest.raises(ValueError, match="grades must be a flat array of integers"):
         kernels.precision_at_k_batch(np.array([0.5]), np.array([0, 1]), 1)
+
+
+def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(g) for g in lists], out=offsets[1:])
+    return np.array([g for gs in lists for g in gs], dtype=np.int64), offsets
+
+
+def _mixed_lists(seed: int, n: int = 120) -> list[list[int]]:
+    """Lists of every length from 0 to 40: grades 0 to 12, -1 (not in the qrels), -2 (a negative grade)."""
+    rng = np.random.default_rng(seed)
+    return [rng.choice([-1, -1, -1, -2, 0, 0, 1, 2, 3, 11], size=int(rng.integers(0, 41))).tolist() for _ in range(n)]
+
+
+@pytest.mark.parametrize("slice_size", [1, 7, 1 << 20])
+@pytest.mark.parametrize("pairs", [(), (("p", 0.5),)])
+def test_rbp_resid_is_m_rbp_resid_c_s_sum_over_the_unjudged_ranks(monkeypatch, slice_size, pairs):
+    # the oracle: m_rbp_resid.c's loop, one list at a time (slices of a few lists and of one list
+    # each exercise the kernel's slicing)
+    monkeypatch.setattr(kernels, "_RBP_SLICE", slice_size)
+    lists = _mixed_lists(3)
+    p = 0.5 if pairs else 0.9
+    values = kernels.rbp_residual_batch(*_flat(lists), pairs)
+    for got, grades in zip(values, lists, strict=True):
+        unjudged = [i for i, g in enumerate(grades) if g < 0]
+        expected = p ** len(grades) + (1 - p) * sum(p**i for i in unjudged) if unjudged else 0.0
+        assert got == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("values", [(), (3,), (0,), (50,)])
+def test_relstring_marks_each_list_s_first_results(values):
+    lists = _mixed_lists(4)
+    n = values[0] if values else 10
+    mark = {-1: "-", -2: "."} | {g: str(g) for g in range(10)}
+    got = gain_kernels.relstring_batch(*_flat(lists), values)
+    assert got.tolist() == ["".join(mark.get(g, ">") for g in grades[:n]) for grades in lists]
+
+
+def test_shared_scans_answer_again_only_for_the_same_array_and_offsets():
+    grades, offsets = _flat(_mixed_lists(5))
+    fresh = kernels.precision_at_k_batch(grades, offsets, 5)
+    with kernels.shared_scans():
+        assert (kernels.precision_at_k_batch(grades, offsets, 5) == fresh).all()
+        again = kernels.precision_at_k_batch(grades, offsets, 5)  # from what the first call found
+        assert (again == fresh).all()
+        other = grades.copy()
+        other[other >= 1] = 0  # another array, equal in shape: scanned for itself
+        assert (kernels.precision_at_k_batch(other, offsets, 5) == 0).all()
+        merged = np.r_[offsets[:1], offsets[2:]]  # the same array, the first two lists as one
+        expected = [
+            metrics.precision_at_k([g if g >= 0 else None for g in grades[a:b]], 5) for a, b in pairwise(merged)
+        ]
+        assert kernels.precision_at_k_batch(grades, merged, 5).tolist() == pytest.approx(expected, abs=1e-12)

@@ -8,11 +8,15 @@ itself, so the order (ties included) is checked too, not only the arithmetic.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
+from explainer.catalog import names
+from explainer.evaluation import kernels
 from explainer.evaluation.formats import read_run
 from explainer.evaluation.measures import (
     DEFAULT_MEASURES,
@@ -250,3 +254,20 @@ def test_an_empty_query_given_as_a_dict_is_evaluated_as_pytrec_eval_does():
     assert result.qids == tuple(expected) == ("q", "r")
     assert result.values["map"].tolist() == [0.0, 1.0]
     assert len(read_run(run)) == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"relevance_level": 2}, {"judged_only": True}, {"max_results": 3}, {"complete": True, "relevance_level": 3}],
+)
+def test_every_all_trec_measure_is_the_same_with_the_scans_shared_as_each_scanning_afresh(monkeypatch, seed, options):
+    # kernels.shared_scans lets the measures of one evaluation reuse the positions found in its
+    # grades; without it (a context that keeps nothing) every kernel scans for itself
+    qrels, run = collection(seed)
+    chosen = [Measure.named(n) for n in names.parse("all_trec")]
+    shared = evaluate(qrels, run, chosen, **options)
+    monkeypatch.setattr(kernels, "shared_scans", contextlib.nullcontext)
+    alone = evaluate(qrels, run, chosen, **options)
+    for m in chosen:
+        assert shared.values[m.name].tolist() == alone.values[m.name].tolist(), m.name

@@ -51,11 +51,12 @@ def _owner(offsets: np.ndarray, index: np.ndarray) -> np.ndarray:
 
 
 def _results(grades, offsets, table):
-    """The results with a gain other than 0: flat index, list, 0-based rank, gain."""
-    gains = _gains(grades, table)
-    index = np.flatnonzero(gains != 0)
-    owner = _owner(offsets, index)
-    return index, owner, index - offsets[owner], gains[index]
+    """The results with a gain other than 0: flat index, list, 0-based rank, gain. (Only a judged
+    result has a gain: the few judged ones are looked at, not all.)"""
+    index, owner, rank = _ranked(grades, offsets, 0)
+    gains = _gains(grades[index], table)
+    some = gains != 0
+    return index[some], owner[some], rank[some], gains[some]
 
 
 def _ideal(qrels_grades, ideal_offsets, table):
@@ -202,9 +203,8 @@ def rbp_batch(grades, offsets, qrels_grades, ideal_offsets, pairs=()) -> np.ndar
         high_gain = np.maximum(high_gain, max(given))
     scale = (low_gain < 0) | (high_gain > 1)
     # every judged result: scaled, a gain of 0 may not stay 0 (an unjudged result's stays 0)
-    index = np.flatnonzero(grades >= 0)
-    owner = _owner(offsets, index)
-    rank, gain = index - offsets[owner], _gains(grades[index], table)
+    index, owner, rank = _ranked(grades, offsets, 0)
+    gain = _gains(grades[index], table)
     s = scale[owner]
     spread = (high_gain - low_gain)[owner]
     gain = np.where(s, np.divide(gain - low_gain[owner], spread, out=np.zeros(len(gain)), where=spread > 0), gain)
@@ -230,11 +230,15 @@ def relstring_batch(grades, offsets, values=()) -> np.ndarray:
     negative grade. An array of strings, one per list."""
     grades, offsets = _flat_lists(grades, offsets)
     length = int(values[0]) if len(values) else 10
-    marks = np.where(grades > 9, ord(">"), np.where(grades >= 0, ord("0") + grades, np.where(grades == -1, 45, 46)))
+    # only each list's first n results are read: the others' marks are never made
+    shown = np.minimum(np.diff(offsets), max(length, 0))
+    starts = np.zeros(len(shown) + 1, dtype=np.int64)
+    np.cumsum(shown, out=starts[1:])
+    head = grades[np.arange(int(starts[-1])) + np.repeat(offsets[:-1] - starts[:-1], shown)]
+    marks = np.where(head > 9, ord(">"), np.where(head >= 0, ord("0") + head, np.where(head == -1, 45, 46)))
     text = marks.astype(np.uint8).tobytes().decode("ascii")
     out = np.empty(len(offsets) - 1, dtype=object)
-    stops = np.minimum(offsets[1:], offsets[:-1] + max(length, 0))
-    for q, (a, b) in enumerate(zip(offsets[:-1].tolist(), stops.tolist(), strict=True)):
+    for q, (a, b) in enumerate(zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True)):
         out[q] = text[a:b]
     return out
 

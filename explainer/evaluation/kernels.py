@@ -11,9 +11,30 @@ kernels have no twin, as the browser evaluates one query at a time.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import numpy as np
 
 from explainer.metrics import _check_gain, _check_k
+
+_SCANS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("kernel_scans", default=None)
+
+
+@contextlib.contextmanager
+def shared_scans():
+    """Within it, the kernels scan each grades array once per threshold, not once per measure.
+
+    An evaluation asks some hundred measures of the same ten million grades; each used to find
+    the relevant (or judged) positions afresh. Inside this context the positions found are kept,
+    with the arrays they were found in, and given again for the same array object and offsets.
+    The arrays must not change while it lasts (an evaluation's do not).
+    """
+    token = _SCANS.set({})
+    try:
+        yield
+    finally:
+        _SCANS.reset(token)
 
 
 def _flat_lists(grades, offsets) -> tuple[np.ndarray, np.ndarray]:
@@ -43,13 +64,29 @@ def _ranked(
     Only these few positions get an owner and a rank: most of a long run is not relevant,
     and giving all ten million results a rank cost more than the measures themselves.
     """
-    index = np.flatnonzero(grades >= at_least)
-    owner = np.searchsorted(offsets, index, side="right") - 1
-    position = index - offsets[owner]
+    index, owner, position = _scan(grades, offsets, at_least)
     if k is not None:
         top = position < k
         index, owner, position = index[top], owner[top], position[top]
     return index, owner, position
+
+
+def _scan(grades: np.ndarray, offsets: np.ndarray, at_least: int, exactly: bool = False):
+    """The flat positions of the grades >= ``at_least`` (== it if ``exactly``), their lists and ranks.
+
+    Within ``shared_scans`` each array is scanned once per question, and the answer given again.
+    """
+    scans = _SCANS.get()
+    key = (id(grades), at_least, exactly)
+    kept = None if scans is None else scans.get(key)
+    if kept is not None and kept[0] is grades and np.array_equal(kept[1], offsets):
+        return kept[2]
+    index = np.flatnonzero(grades == at_least if exactly else grades >= at_least)
+    owner = np.searchsorted(offsets, index, side="right") - 1
+    found = index, owner, index - offsets[owner]
+    if scans is not None:  # the array itself is kept too, so that its id names no other meanwhile
+        scans[key] = (grades, offsets.copy(), found)
+    return found
 
 
 def _per_list(offsets: np.ndarray, owner: np.ndarray, weights=None) -> np.ndarray:
@@ -219,8 +256,7 @@ def judged_nonrelevant_returned_batch(grades, offsets) -> np.ndarray:
     """The results each list returned that were judged not relevant (grade 0 in the binary grades),
     trec_eval's ``num_nonrel_judged_ret``."""
     grades, offsets = _flat_lists(grades, offsets)
-    index = np.flatnonzero(grades == 0)
-    return _per_list(offsets, np.searchsorted(offsets, index, side="right") - 1)
+    return _per_list(offsets, _scan(grades, offsets, 0, exactly=True)[1])
 
 
 def _safe_divide(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
@@ -300,11 +336,14 @@ def _nonrelevant_above(grades: np.ndarray, offsets: np.ndarray, judged: bool) ->
     relevant_above = np.arange(len(owner)) - first_of_owner
     if not judged:
         return owner, position - relevant_above
-    # judged non-relevant results before each relevant one: a running count over the flat run,
-    # minus the count where its list starts
-    nonrelevant = np.cumsum(grades == 0, dtype=np.int64)
-    before = nonrelevant[index] - np.where(offsets[owner] > 0, nonrelevant[offsets[owner] - 1], 0)
-    return owner, before
+    return owner, _count_above(grades, offsets, 0, index, owner)
+
+
+def _count_above(grades: np.ndarray, offsets: np.ndarray, value: int, index: np.ndarray, owner: np.ndarray):
+    """For each flat position in ``index`` (of list ``owner``), the results of grade ``value`` above it
+    in its list, counted among the (few) positions of that grade."""
+    marked = _scan(grades, offsets, value, exactly=True)[0]
+    return np.searchsorted(marked, index) - np.searchsorted(marked, offsets[owner])
 
 
 def bpref_batch(grades, offsets, n_relevant, n_nonrelevant) -> np.ndarray:
@@ -391,12 +430,8 @@ def inferred_ap_batch(grades, offsets, n_relevant) -> np.ndarray:
     first_of_owner = np.searchsorted(owner, owner, side="left")
     r = (np.arange(len(owner)) - first_of_owner).astype(np.float64)
 
-    def above(mask):
-        running = np.cumsum(mask, dtype=np.int64)
-        return running[index] - np.where(offsets[owner] > 0, running[offsets[owner] - 1], 0)
-
-    n = above(grades == 0).astype(np.float64)
-    u = above(grades == -2).astype(np.float64)
+    n = _count_above(grades, offsets, 0, index, owner).astype(np.float64)
+    u = _count_above(grades, offsets, -2, index, owner).astype(np.float64)
     j = position.astype(np.float64)
     e = 0.00001
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -413,9 +448,30 @@ def rbp_residual_batch(grades, offsets, pairs=()) -> np.ndarray:
     for name, value in pairs:
         if name == "p":
             p = float(value)
-    index = np.flatnonzero(grades < 0)
-    owner = np.searchsorted(offsets, index, side="right") - 1
-    position = index - offsets[owner]
-    sums = _per_list(offsets, owner, p ** position.astype(np.float64))
-    tail = p ** np.diff(offsets).astype(np.float64)
-    return np.where(_per_list(offsets, owner) > 0, tail + (1 - p) * sums, 0.0)
+    lengths = np.diff(offsets)
+    powers = p ** np.arange(int(lengths.max(initial=0)), dtype=np.float64)
+    sums = np.zeros(len(lengths))
+    unjudged = np.zeros(len(lengths))
+    # most results are unjudged: a slice of lists at a time, each result's rank by np.repeat
+    # rather than a search, and p^rank from a table (the same doubles as computed one by one)
+    for a, b in _slices(offsets, _RBP_SLICE):
+        lo, hi = int(offsets[a]), int(offsets[b])
+        owner = np.repeat(np.arange(b - a), lengths[a:b])
+        rank = np.arange(hi - lo) - np.repeat(offsets[a:b] - lo, lengths[a:b])
+        outside = grades[lo:hi] < 0
+        owner, rank = owner[outside], rank[outside]
+        sums[a:b] = np.bincount(owner, weights=powers[rank], minlength=b - a)
+        unjudged[a:b] = np.bincount(owner, minlength=b - a)
+    tail = p ** lengths.astype(np.float64)
+    return np.where(unjudged > 0, tail + (1 - p) * sums, 0.0)
+
+
+_RBP_SLICE = 1 << 20
+"""Results per slice of ``rbp_residual_batch``: its temporaries stay a few megabytes."""
+
+
+def _slices(offsets: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Runs of whole lists ``(first, stop)`` of about ``size`` results each (a longer list alone)."""
+    firsts = np.searchsorted(offsets, np.arange(size, int(offsets[-1]), size), side="right") - 1
+    edges = sorted({0, *firsts.tolist()}) + [len(offsets) - 1]
+    return [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]

@@ -645,8 +645,9 @@ def evaluate(
     lists = _Lists(grades, offsets, qrels, qq, relevance_level, judged_only, n_documents)
 
     values = {}
-    for m in chosen:
-        values[m.name] = _batch(m, lists)
+    with kernels.shared_scans():
+        for m in chosen:
+            values[m.name] = _batch(m, lists)
 
     means = {m.name: _average(m, values[m.name], qrels, complete) for m in chosen}
     summary = Summary(
