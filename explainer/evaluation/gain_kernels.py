@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explainer.evaluation.kernels import _flat_lists, _per_list, _ranked, _safe_divide
+from explainer.evaluation.kernels import _flat_lists, _per_list, _ranked, _safe_divide, shared
 from explainer.metrics import _check_k
 
 RBP_PERSISTENCE = 0.9
@@ -61,7 +61,12 @@ def _results(grades, offsets, table):
 
 def _ideal(qrels_grades, ideal_offsets, table):
     """Each list's ideal: the positive gains of its query's judgments, best first, flat, with their
-    offsets and 0-based ranks."""
+    offsets and 0-based ranks (sorted once per gain table within ``kernels.shared_scans``)."""
+    question = ("ideal", tuple(sorted(table.items())))
+    return shared(question, qrels_grades, ideal_offsets, lambda: _sorted_ideal(qrels_grades, ideal_offsets, table))
+
+
+def _sorted_ideal(qrels_grades, ideal_offsets, table):
     judged = np.flatnonzero(qrels_grades >= 0)
     gains = _gains(qrels_grades[judged], table)
     owner = _owner(ideal_offsets, judged)

@@ -72,20 +72,29 @@ def _ranked(
 
 
 def _scan(grades: np.ndarray, offsets: np.ndarray, at_least: int, exactly: bool = False):
-    """The flat positions of the grades >= ``at_least`` (== it if ``exactly``), their lists and ranks.
+    """The flat positions of the grades >= ``at_least`` (== it if ``exactly``), their lists and ranks."""
 
-    Within ``shared_scans`` each array is scanned once per question, and the answer given again.
-    """
+    def scan():
+        index = np.flatnonzero(grades == at_least if exactly else grades >= at_least)
+        owner = np.searchsorted(offsets, index, side="right") - 1
+        return index, owner, index - offsets[owner]
+
+    return shared(("scan", at_least, exactly), grades, offsets, scan)
+
+
+def shared(question, grades: np.ndarray, offsets: np.ndarray, compute):
+    """``compute()``, which reads only ``grades`` and ``offsets`` to answer ``question`` (a hashable
+    name); within ``shared_scans`` the answer is kept and given again for the same array object and
+    offsets. Its arrays are shared then: callers must not change them."""
     scans = _SCANS.get()
-    key = (id(grades), at_least, exactly)
-    kept = None if scans is None else scans.get(key)
+    if scans is None:
+        return compute()
+    key = (question, id(grades))
+    kept = scans.get(key)
     if kept is not None and kept[0] is grades and np.array_equal(kept[1], offsets):
         return kept[2]
-    index = np.flatnonzero(grades == at_least if exactly else grades >= at_least)
-    owner = np.searchsorted(offsets, index, side="right") - 1
-    found = index, owner, index - offsets[owner]
-    if scans is not None:  # the array itself is kept too, so that its id names no other meanwhile
-        scans[key] = (grades, offsets.copy(), found)
+    found = compute()
+    scans[key] = (grades, offsets.copy(), found)  # the array itself is kept, so its id names no other meanwhile
     return found
 
 
@@ -217,15 +226,19 @@ def ndcg_at_k_batch(
     ideal, ideal_offsets = _flat_lists(ideal, ideal_offsets)
     if len(ideal_offsets) != len(offsets):
         raise ValueError(f"ideal_offsets must describe {len(offsets) - 1} lists, got {len(ideal_offsets) - 1}")
-    # Only grades >= 1 have gain: sort those of each list high to low.
-    positive, owner, _ = _ranked(ideal, ideal_offsets)
-    order = np.lexsort((-ideal[positive], owner))
-    best = ideal[positive][order]
-    best_offsets = np.zeros(len(ideal_offsets), dtype=np.int64)
-    np.cumsum(np.bincount(owner, minlength=len(ideal_offsets) - 1), out=best_offsets[1:])
+    best, best_offsets = shared("best first", ideal, ideal_offsets, lambda: _best_first(ideal, ideal_offsets))
     top = _dcg_batch(grades, offsets, k, gain)
     bottom = _dcg_batch(best, best_offsets, k if cut_ideal and k is not None else None, gain)
     return np.divide(top, bottom, out=np.zeros(len(top)), where=bottom > 0)
+
+
+def _best_first(ideal: np.ndarray, ideal_offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each list's grades >= 1 (only those have gain), sorted high to low, flat, and their offsets."""
+    positive, owner, _ = _ranked(ideal, ideal_offsets)
+    order = np.lexsort((-ideal[positive], owner))
+    best_offsets = np.zeros(len(ideal_offsets), dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=len(ideal_offsets) - 1), out=best_offsets[1:])
+    return ideal[positive][order], best_offsets
 
 
 # -- counts and the measures of the returned set -------------------------------------------

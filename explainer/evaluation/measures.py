@@ -714,6 +714,20 @@ class _Lists:
             made = self._made[(level, judged_only)] = self._make(level, judged_only)
         return made
 
+    def judgments(self) -> tuple[np.ndarray, np.ndarray]:
+        """The grades of each evaluated query's judgments, negative ones too, flat, and their offsets
+        (made once: the same arrays for every measure, whose kernels then sort them once)."""
+        if "judgments" not in self._made:
+            self._made["judgments"] = _judgments(self.qrels, self.qq)
+        return self._made["judgments"]
+
+    def judged_ideal(self) -> tuple[np.ndarray, np.ndarray]:
+        """``judgments`` with a negative grade as 0: it adds nothing to NDCG's ideal."""
+        if "judged ideal" not in self._made:
+            grades, offsets = self.judgments()
+            self._made["judged ideal"] = np.where(grades >= 0, grades, 0), offsets
+        return self._made["judged ideal"]
+
     def _make(self, level: int, judged_only: bool) -> dict:
         grades, offsets = self.grades, self.offsets
         if judged_only:  # trec_eval -J: unjudged results leave the ranking, the rest move up
@@ -744,14 +758,12 @@ def _batch(m: Measure, lists: _Lists) -> np.ndarray:
     call = m.family.kernel
     given = {**lists.inputs(m), "k": m.k, "values": m.values, "level": m.level, "pairs": m.pairs}
     if "qrels_grades" in call.inputs:
-        given.update(zip(("qrels_grades", "ideal_offsets"), _judgments(lists.qrels, lists.qq), strict=True))
+        given.update(zip(("qrels_grades", "ideal_offsets"), lists.judgments(), strict=True))
     if "ideal" in call.inputs:
-        qrels, qq = lists.qrels, lists.qq
         c = NDCG_CONVENTIONS[m.convention]
         given.update(gain=c.gain, cut=c.cut)
         if c.ideal == "judged":
-            ideal, ideal_offsets = _judgments(qrels, qq)
-            ideal = np.where(ideal >= 0, ideal, 0)  # a negative grade adds nothing to the ideal
+            ideal, ideal_offsets = lists.judged_ideal()
         else:
             ideal, ideal_offsets = given["grades"], given["offsets"]
         given.update(ideal=ideal, ideal_offsets=ideal_offsets)
