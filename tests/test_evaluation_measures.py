@@ -22,6 +22,7 @@ from explainer.evaluation.measures import (
     DEFAULT_MEASURES,
     NDCG_CONVENTIONS,
     Measure,
+    _KeyTable,
     evaluate,
     measures_for,
     ndcg_by_convention,
@@ -271,3 +272,17 @@ def test_every_all_trec_measure_is_the_same_with_the_scans_shared_as_each_scanni
     alone = evaluate(qrels, run, chosen, **options)
     for m in chosen:
         assert shared.values[m.name].tolist() == alone.values[m.name].tolist(), m.name
+
+
+def test_the_key_table_finds_every_key_it_holds_and_none_it_does_not():
+    # keys that share a table key's low 32 bits, or its high 32 bits, pass one of the two bitmaps
+    # and must still be turned away; an oracle dict says where each key is
+    rng = np.random.default_rng(9)
+    table = np.unique(rng.integers(0, 1 << 63, size=5000, dtype=np.uint64))
+    rng.shuffle(table)
+    where = {int(k): i for i, k in enumerate(table.tolist())}
+    low, high = table & np.uint64(0xFFFFFFFF), table >> np.uint64(32)
+    near = np.concatenate([low | (high ^ np.uint64(1)) << np.uint64(32), (low ^ np.uint64(1)) | high << np.uint64(32)])
+    keys = np.concatenate([table, near, rng.integers(0, 1 << 63, size=20000, dtype=np.uint64)])
+    found = _KeyTable(table).find(keys)
+    assert found.tolist() == [where.get(int(k), -1) for k in keys.tolist()]
