@@ -487,3 +487,20 @@ def test_a_file_object_that_can_neither_peek_nor_seek_is_still_recognised_as_gzi
 
     text = b"q Q0 a 1 2 t\nq Q0 b 2 1 t\n"
     assert read_run(ReadOnly(gzip.compress(text))).to_dict() == read_run(text).to_dict() == {"q": {"a": 2.0, "b": 1.0}}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ties_of_two_and_of_more_are_ordered_by_docid_descending(seed):
+    # most ties are pairs, which the tie-break swaps by one comparison; larger ties are sorted:
+    # both against the order written independently, with docids short, over 8 bytes, over NARROW
+    # bytes, and sharing their first bytes
+    rng = np.random.default_rng(seed)
+    stems = ["", "d", "doc-", "x" * 30, "y" * 40]
+    run = {}
+    for q in range(30):
+        docs = {f"{stems[int(rng.integers(len(stems)))]}{int(d)}" for d in rng.integers(0, 500, size=40)}
+        levels = 3 if q % 3 == 0 else 30  # three scores: ties of many; thirty: mostly pairs
+        run[f"q{q}"] = {d: float(rng.integers(0, levels)) / 2 for d in docs}
+    got = ranked(read_run(run_text(run, rng).encode()))
+    for q, docs in run.items():
+        assert got[q] == sorted(docs, key=lambda d: (-docs[d], [-b for b in d.encode()] + [1])), q

@@ -172,8 +172,24 @@ def _break_ties(qrank, score, doc_start, doc_len, blob) -> tuple[np.ndarray, np.
         if longest > NARROW:
             rank = _refine_long(rank, group_of, lengths, doc_start[members], blob)
         descending = -rank
-    within = np.lexsort((descending, group_of))  # groups stay in place, members by docid descending
-    return members, members[within]
+    return members, members[_within_groups(descending, group_of, starts_group)]
+
+
+def _within_groups(key: np.ndarray, group_of: np.ndarray, starts_group: np.ndarray) -> np.ndarray:
+    """The order that sorts each group (``group_of``, ascending and contiguous) by ``key``, ascending,
+    equal keys as they stand; the groups stay in place.
+
+    Most ties are of two results: such a pair is swapped or not by one comparison, and only the
+    larger groups go through the sort (which cost more than the rest of the tie-break).
+    """
+    within = np.arange(len(key))
+    size = np.bincount(group_of)[group_of]
+    first = np.flatnonzero(starts_group & (size == 2))
+    swap = first[key[first] > key[first + 1]]
+    within[swap], within[swap + 1] = swap + 1, swap
+    larger = np.flatnonzero(size > 2)
+    within[larger] = larger[np.lexsort((key[larger], group_of[larger]))]
+    return within
 
 
 def _refine_long(rank: np.ndarray, group_of: np.ndarray, lengths: np.ndarray, starts: np.ndarray, blob) -> np.ndarray:
