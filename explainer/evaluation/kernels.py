@@ -463,18 +463,18 @@ def rbp_residual_batch(grades, offsets, pairs=()) -> np.ndarray:
             p = float(value)
     lengths = np.diff(offsets)
     powers = p ** np.arange(int(lengths.max(initial=0)), dtype=np.float64)
+    judged, judged_owner, _ = _scan(grades, offsets, 0)  # few; every other result is unjudged
+    unjudged = lengths - np.bincount(judged_owner, minlength=len(lengths))
     sums = np.zeros(len(lengths))
-    unjudged = np.zeros(len(lengths))
-    # most results are unjudged: a slice of lists at a time, each result's rank by np.repeat
-    # rather than a search, and p^rank from a table (the same doubles as computed one by one)
+    # a slice of lists at a time: each result's p^rank from a table (the same doubles as computed
+    # one by one), the judged ones' set to 0, summed in rank order as one sum over the unjudged
+    # would be (adding 0.0 changes no sum)
     for a, b in _slices(offsets, _RBP_SLICE):
         lo, hi = int(offsets[a]), int(offsets[b])
-        owner = np.repeat(np.arange(b - a), lengths[a:b])
-        rank = np.arange(hi - lo) - np.repeat(offsets[a:b] - lo, lengths[a:b])
-        outside = grades[lo:hi] < 0
-        owner, rank = owner[outside], rank[outside]
-        sums[a:b] = np.bincount(owner, weights=powers[rank], minlength=b - a)
-        unjudged[a:b] = np.bincount(owner, minlength=b - a)
+        weights = powers[np.arange(hi - lo) - np.repeat(offsets[a:b] - lo, lengths[a:b])]
+        first, stop = np.searchsorted(judged, (lo, hi))
+        weights[judged[first:stop] - lo] = 0.0
+        sums[a:b] = np.bincount(np.repeat(np.arange(b - a), lengths[a:b]), weights=weights, minlength=b - a)
     tail = p ** lengths.astype(np.float64)
     return np.where(unjudged > 0, tail + (1 - p) * sums, 0.0)
 
