@@ -118,3 +118,20 @@ def test_shared_scans_answer_again_only_for_the_same_array_and_offsets():
             metrics.precision_at_k([g if g >= 0 else None for g in grades[a:b]], 5) for a, b in pairwise(merged)
         ]
         assert kernels.precision_at_k_batch(grades, merged, 5).tolist() == pytest.approx(expected, abs=1e-12)
+
+
+def test_shared_scans_keep_no_more_than_their_budget(monkeypatch):
+    grades, offsets = _flat(_mixed_lists(6))
+    fresh = kernels.average_precision_batch(grades, offsets, np.full(len(offsets) - 1, 5))
+    monkeypatch.setattr(kernels, "KEPT_BYTES", 2 * offsets.nbytes)  # room for no answer
+    with kernels.shared_scans():
+        kept = kernels._SCANS.get()
+        for _ in range(2):
+            again = kernels.average_precision_batch(grades, offsets, np.full(len(offsets) - 1, 5))
+            assert again.tolist() == fresh.tolist()
+        assert kept.answers == {} and kept.nbytes == 0
+    monkeypatch.setattr(kernels, "KEPT_BYTES", 128 << 20)
+    with kernels.shared_scans():
+        kernels.average_precision_batch(grades, offsets, np.full(len(offsets) - 1, 5))
+        kept = kernels._SCANS.get()
+        assert len(kept.answers) == 1 and 0 < kept.nbytes <= 128 << 20

@@ -18,7 +18,21 @@ import numpy as np
 
 from explainer.metrics import _check_gain, _check_k
 
-_SCANS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("kernel_scans", default=None)
+KEPT_BYTES = 128 << 20
+"""The most ``shared_scans`` keeps. The answers are small where judgments are few among the results
+(a few megabytes for ten million results); where nearly all are judged, the answers past this are
+computed afresh each time, as without the context, rather than held all evaluation long."""
+
+
+class _Kept:
+    """What ``shared_scans`` keeps: answers by (question, array id), and the bytes they take."""
+
+    def __init__(self):
+        self.answers: dict = {}
+        self.nbytes = 0
+
+
+_SCANS: contextvars.ContextVar[_Kept | None] = contextvars.ContextVar("kernel_scans", default=None)
 
 
 @contextlib.contextmanager
@@ -28,9 +42,9 @@ def shared_scans():
     An evaluation asks some hundred measures of the same ten million grades; each used to find
     the relevant (or judged) positions afresh. Inside this context the positions found are kept,
     with the arrays they were found in, and given again for the same array object and offsets.
-    The arrays must not change while it lasts (an evaluation's do not).
+    The arrays must not change while it lasts (an evaluation's do not); it keeps ``KEPT_BYTES`` at most.
     """
-    token = _SCANS.set({})
+    token = _SCANS.set(_Kept())
     try:
         yield
     finally:
@@ -90,11 +104,14 @@ def shared(question, grades: np.ndarray, offsets: np.ndarray, compute):
     if scans is None:
         return compute()
     key = (question, id(grades))
-    kept = scans.get(key)
+    kept = scans.answers.get(key)
     if kept is not None and kept[0] is grades and np.array_equal(kept[1], offsets):
         return kept[2]
     found = compute()
-    scans[key] = (grades, offsets.copy(), found)  # the array itself is kept, so its id names no other meanwhile
+    size = offsets.nbytes + sum(a.nbytes for a in found)
+    if scans.nbytes + size <= KEPT_BYTES:
+        scans.answers[key] = (grades, offsets.copy(), found)  # the array is kept: its id names no other meanwhile
+        scans.nbytes += size
     return found
 
 
