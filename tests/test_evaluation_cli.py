@@ -140,6 +140,10 @@ def test_duplicates_can_be_kept_and_are_counted(tmp_path):
     first = text.splitlines()[0]
     doubled = tmp_path / "doubled.run"
     doubled.write_text(text + first + "\n")
+    code, _, err = call(paths["qrels"], doubled)
+    assert (
+        code == 2 and "relevance-explainer evaluate --duplicates first (or last) keeps one" in err
+    )  # the option it names is this one
     code, _, err = call(paths["qrels"], doubled, "--duplicates", "first")
     assert code == 0
     assert "# 1 duplicate docid line left out of the run" in err

@@ -60,7 +60,8 @@ def group(label: str, collector: Collector, duplicates: str, by_score: bool) -> 
                     label,
                     second,
                     f"a docid listed twice for one query (line {first} has the same {what}); trec_eval refuses "
-                    f"such input ('duplicate docs'); keep one with duplicates='first' or 'last' "
+                    f"such input ('duplicate docs'); relevance-explainer evaluate --duplicates first (or last) keeps "
+                    f"one, as duplicates='first' does in Python "
                     f"({len(repeats)} such docid{'s' if len(repeats) > 1 else ''} in all)",
                 )
             drop = [i for g in repeats for i in (g[1:] if duplicates == "first" else g[:-1])]
