@@ -12,7 +12,7 @@ import pytest
 import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
-from explainer.evaluation.formats import InputError, blocks, collector, fast_path, memory, read_qrels, read_run
+from explainer.evaluation.formats import InputError, blocks, collector, fast_path, read_qrels, read_run
 
 RUN = b"""q2 Q0 d9 1 1.0 first
 q2 Q0 d10 2 1.0 first
@@ -504,17 +504,3 @@ def test_ties_of_two_and_of_more_are_ordered_by_docid_descending(seed):
     got = ranked(read_run(run_text(run, rng).encode()))
     for q, docs in run.items():
         assert got[q] == sorted(docs, key=lambda d: (-docs[d], [-b for b in d.encode()] + [1])), q
-
-
-def test_reused_memory_raises_the_c_library_s_thresholds_once_and_settles_them_on_the_last_exit(monkeypatch):
-    calls = []
-    monkeypatch.setattr(memory, "_mallopt", lambda param, value: calls.append((param, value)))
-    monkeypatch.setattr(memory, "give_back_freed_memory", lambda: calls.append("trim"))
-    kept, settled = memory._KEPT, memory._SETTLED
-    with pytest.raises(RuntimeError), memory.reused_memory():
-        with memory.reused_memory():  # nested (a reader inside an evaluation): nothing more to set
-            assert calls == [(memory._M_MMAP_THRESHOLD, kept), (memory._M_TRIM_THRESHOLD, kept)]
-        assert len(calls) == 2  # the inner exit leaves them raised
-        raise RuntimeError("an error inside still settles them")
-    assert calls[2:] == [*settled.items(), "trim"]
-    assert settled == {memory._M_MMAP_THRESHOLD: 32 << 20, memory._M_TRIM_THRESHOLD: 64 << 20}

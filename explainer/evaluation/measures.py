@@ -46,7 +46,6 @@ from explainer.catalog.conventions import BY_KEY as NDCG_CONVENTIONS
 from explainer.catalog.conventions import DEFAULT_CONVENTION
 from explainer.evaluation import gain_kernels, kernels
 from explainer.evaluation.formats import Qrels, Run, read_qrels, read_run
-from explainer.evaluation.formats.memory import reused_memory as _reused_memory
 from explainer.evaluation.formats.memory import small_pages as _small_pages
 from explainer.evaluation.formats.order import pair_keys as _mix
 
@@ -645,14 +644,14 @@ def evaluate(
         lines = None
     else:
         lines = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
+    with _small_pages():
+        grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
+    lists = _Lists(grades, offsets, qrels, qq, relevance_level, judged_only, n_documents)
+
     values = {}
-    with _reused_memory():
-        with _small_pages():
-            grades = _lookup_grades(qrels, np.repeat(qq.astype(np.int32), lengths), run, lines)
-        lists = _Lists(grades, offsets, qrels, qq, relevance_level, judged_only, n_documents)
-        with kernels.shared_scans():
-            for m in chosen:
-                values[m.name] = _batch(m, lists)
+    with kernels.shared_scans():
+        for m in chosen:
+            values[m.name] = _batch(m, lists)
 
     means = {m.name: _average(m, values[m.name], qrels, complete) for m in chosen}
     summary = Summary(

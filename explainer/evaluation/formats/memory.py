@@ -1,11 +1,9 @@
-"""How the readers ask the C library and numpy for memory: ordinary pages, large arrays from the heap, and
-freed memory given back."""
+"""How the readers ask the C library and numpy for memory: ordinary pages, and freed memory given back."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import threading
 
 import numpy as np
 
@@ -45,48 +43,3 @@ def give_back_freed_memory() -> None:
         ctypes.CDLL(None).malloc_trim(0)
     except (AttributeError, OSError, TypeError):
         pass
-
-
-_M_TRIM_THRESHOLD = -1
-_M_MMAP_THRESHOLD = -3
-_SETTLED = {_M_MMAP_THRESHOLD: 32 << 20, _M_TRIM_THRESHOLD: 64 << 20}
-"""What glibc's own adjustment of the two thresholds settles at once large arrays come and go
-(DEFAULT_MMAP_THRESHOLD_MAX, and trimming at twice it): set again on leaving ``reused_memory``."""
-_KEPT = 1 << 30
-_reusing = threading.Lock()
-_depth = [0]
-
-
-def _mallopt(param: int, value: int) -> None:
-    try:
-        ctypes.CDLL(None).mallopt(param, value)
-    except (AttributeError, OSError, TypeError):
-        pass
-
-
-@contextlib.contextmanager
-def reused_memory():
-    """While it lasts, the C library serves large arrays from its heap and keeps what they free for the next.
-
-    glibc maps every array over 32 MB (ten million results' ranks, grades, keys) on its own and
-    unmaps it when freed, so the next one is fresh memory again, each 4 KB page a page fault at its
-    first touch, slow on the project's virtual machines. Evaluating all_trec on ten million lines
-    took 358,000 page faults and 1.0 s of system time so, 216,000 and 0.6 s with the arrays' memory
-    reused, at the same peak. On leaving (the last of nested or concurrent uses), the thresholds
-    are set to what glibc's adjustment settles at and the freed memory is given back. Elsewhere
-    than glibc nothing changes.
-    """
-    with _reusing:
-        _depth[0] += 1
-        if _depth[0] == 1:
-            _mallopt(_M_MMAP_THRESHOLD, _KEPT)
-            _mallopt(_M_TRIM_THRESHOLD, _KEPT)
-    try:
-        yield
-    finally:
-        with _reusing:
-            _depth[0] -= 1
-            if _depth[0] == 0:
-                for param, value in _SETTLED.items():
-                    _mallopt(param, value)
-                give_back_freed_memory()

@@ -21,7 +21,7 @@ from explainer.evaluation.formats.errors import InputError
 from explainer.evaluation.formats.fields import split
 from explainer.evaluation.formats.limits import NO_CAPS, Caps, check_id_lengths
 from explainer.evaluation.formats.lines import Qrels
-from explainer.evaluation.formats.memory import reused_memory, small_pages
+from explainer.evaluation.formats.memory import small_pages
 from explainer.evaluation.formats.numbers import numbers, shown
 from explainer.evaluation.formats.order import check_duplicates, group
 
@@ -83,7 +83,7 @@ def read_qrels(
         grades = grades_of(fields.buf, fields.starts[:, 2], fields.lengths[:, 2], fields.line_no)
         return parse_lines(fields, grades, 0, 1)
 
-    with small_pages(), reused_memory():
+    with small_pages():
         collector = parse_all(chunks, parse, total, Collector(label, caps))
         return _qrels(label, collector, duplicates, fractional[0])
 

@@ -11,7 +11,7 @@ from explainer.evaluation.formats.dicts import check_score, collect_dict
 from explainer.evaluation.formats.fields import split
 from explainer.evaluation.formats.limits import NO_CAPS, Caps, check_id_lengths
 from explainer.evaluation.formats.lines import Run
-from explainer.evaluation.formats.memory import reused_memory, small_pages
+from explainer.evaluation.formats.memory import small_pages
 from explainer.evaluation.formats.numbers import numbers
 from explainer.evaluation.formats.order import check_duplicates, group
 from explainer.evaluation.formats.qrels import _is_ranx
@@ -73,7 +73,7 @@ def read_run(
         s, n = int(fields.starts[-1, 3]), int(fields.lengths[-1, 3])
         return parse_lines(fields, scores, 0, 1, tag=bytes(fields.buf[s : s + n]).decode("utf-8", "replace"))
 
-    with small_pages(), reused_memory():
+    with small_pages():
         collector = parse_all(chunks, parse, total, Collector(label, caps))
         tag = collector.tag  # trec_eval keeps the last line's
         lines = group(label, collector, duplicates, by_score=True)
