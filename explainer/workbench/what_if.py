@@ -9,15 +9,18 @@ The page sends each what-if change on its own (``model.send_msg``), not its whol
   order (positions 0, 1, 2... of the run's own order), ``None`` for the run's order;
 - ``{"type": "undo", "qid"}``: the query's changes undone.
 
-Each is checked against ``KnownDocuments``, made once from the files (a query's documents and
-its lists' depths, computed the first time the query is changed), so a change costs what it is,
-however long the runs: no query is rebuilt per message.
+Each is checked against ``KnownDocuments``: where the query's lines are in the files, found
+the first time the query is changed, and the one document a change names, looked up there by
+its hash. A change costs what it is, however long the runs: no query is rebuilt or listed per
+message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from explainer.evaluation.formats.limits import MAX_ID_BYTES
 
 MAX_WHATIF_QUERIES = 50
 """What-if changes are kept for at most this many queries at once (a reader explores a few)."""
@@ -34,11 +37,25 @@ class WhatIfRefused(ValueError):
 class QueryDocuments:
     """What a query's what-if changes may name: its documents (the runs' results and the judged
     relevant ones they missed, as ``data.query_of`` numbers them), their grades in the qrels, and
-    how deep each run's figures go (0 for a run without results)."""
+    how deep each run's figures go (0 for a run without results). A document is looked up in the
+    files' arrays when a change names it (``Lines.find``), never listed."""
 
-    docids: frozenset[str]
-    grades: dict[str, int]
+    qrels: Any
+    judged: tuple[int, int]  # the query's lines in the qrels
+    results: tuple[tuple[Any, int, int], ...]  # each run and the query's lines in it
     depths: tuple[int, ...]
+
+    def grade(self, docid: str) -> int | None:
+        """The document's grade in the qrels, or None when they do not judge it."""
+        line = self.qrels.find(*self.judged, docid)
+        return None if line is None else int(self.qrels.grade[line])
+
+    def has(self, docid: str) -> bool:
+        """Whether a change may name the document: a run returned it, or the qrels judge it relevant."""
+        if any(run.find(a, b, docid) is not None for run, a, b in self.results):
+            return True
+        grade = self.grade(docid)
+        return grade is not None and grade >= 1
 
 
 class KnownDocuments:
@@ -56,25 +73,22 @@ class KnownDocuments:
 
     def _make(self, qid: str) -> QueryDocuments:
         loaded = self.evaluated.loaded
-        grades: dict[str, int] = {}
+        judged = (0, 0)
         try:
             q = loaded.qrels.index(qid)
-            a, b = int(loaded.qrels.offsets[q]), int(loaded.qrels.offsets[q + 1])
-            grades = dict(zip(loaded.qrels.docids(a, b), loaded.qrels.grade[a:b].tolist(), strict=True))
+            judged = (int(loaded.qrels.offsets[q]), int(loaded.qrels.offsets[q + 1]))
         except KeyError:
             pass
-        docids: set[str] = set()
-        depths = []
+        results, depths = [], []
         for run in loaded.runs:
             try:
                 r = run.index(qid)
                 a, b = int(run.offsets[r]), int(run.offsets[r + 1])
             except KeyError:
                 a = b = 0
-            docids.update(run.docids(a, b))
+            results.append((run, a, b))
             depths.append(min(self.figure_depth, b - a))
-        docids.update(d for d, g in grades.items() if g >= 1)
-        return QueryDocuments(frozenset(docids), grades, tuple(depths))
+        return QueryDocuments(loaded.qrels, judged, tuple(results), tuple(depths))
 
 
 def apply_change(
@@ -97,11 +111,11 @@ def apply_change(
     documents = known.of(qid)
     if kind == "judge":
         docid, grade = message.get("docid"), message.get("grade")
-        if not isinstance(docid, str) or docid not in documents.docids:
+        if not isinstance(docid, str) or len(docid) > MAX_ID_BYTES or not documents.has(docid):
             raise WhatIfRefused("no such document for this query")
         if not (grade is None or grade == "qrels" or (_whole(grade) and 0 <= grade <= highest)):
             raise WhatIfRefused(f"a grade is 0 to {highest}, or none")
-        original = documents.grades.get(docid)
+        original = documents.grade(docid)
         original = None if original is None or original < 0 else original
         changed = dict(judgments.get(qid, {}))
         if grade == "qrels" or grade == original:

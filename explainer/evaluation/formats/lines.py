@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from explainer.evaluation.formats.fields import hash_ranges
+
 
 @dataclass(frozen=True, eq=False)
 class Lines:
@@ -48,6 +50,20 @@ class Lines:
             bytes(raw[s : s + n]).decode("utf-8", "surrogateescape")
             for s, n in zip(self.doc_start[start:stop].tolist(), self.doc_len[start:stop].tolist(), strict=True)
         ]
+
+    def find(self, start: int, stop: int, docid: str) -> int | None:
+        """The line of ``docid`` among lines ``start:stop`` (the first, if several), or None.
+
+        Found by its hash and then compared byte for byte: the cost is one comparison of hashes a
+        line, with no docid made into a string, so a change that names one document of a long
+        list costs microseconds, not the list's length in Python strings."""
+        key = docid.encode("utf-8", "surrogateescape")
+        wanted = hash_ranges(np.frombuffer(key, np.uint8), np.zeros(1, np.int64), np.array([len(key)], np.int64))[0]
+        for i in np.flatnonzero(self.doc_hash[start:stop] == wanted).tolist():
+            s, n = int(self.doc_start[start + i]), int(self.doc_len[start + i])
+            if bytes(self.blob[s : s + n]) == key:
+                return start + i
+        return None
 
 
 @dataclass(frozen=True, eq=False)
