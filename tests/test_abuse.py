@@ -138,7 +138,7 @@ class ReaderProcess:
 TRIES = int(os.environ.get("EXPLAINER_ABUSE_TRIES", 3))
 
 
-def under_attack(loop: Loop, server: Server, attack, settle_s: float = 2.0) -> Outcome:
+def under_attack(loop: Loop, server: Server, attack, settle_s: float = 2.0, limit_s: float = ATTACK_LIMIT_S) -> Outcome:
     """Run an attack while a reader of ``server`` clicks; what the reader saw.
 
     ``attack`` is an async generator function in three parts: what comes before its first
@@ -146,13 +146,13 @@ def under_attack(loop: Loop, server: Server, attack, settle_s: float = 2.0) -> O
     what comes between the first and the second is the attack, and what comes after runs once
     the reader has stopped (checks). The reader's round trips are taken from the attack's
     start until ``settle_s`` seconds after it ended; clicks still in flight then are waited for
-    (up to ``ATTACK_LIMIT_S``). When the reader was slower than ``P95_LIMIT_MS`` and is as slow
+    (up to ``ATTACK_LIMIT_S``). The attack itself may take ``limit_s``. When the reader was slower than ``P95_LIMIT_MS`` and is as slow
     again with no attack, the attack is run again (``TRIES`` in all).
     """
     for _ in range(TRIES):
         log_from = len(server.log())
         started = time.monotonic()
-        seen = read_while(loop, server, attack(), settle_s)
+        seen = read_while(loop, server, attack(), settle_s, limit_s)
         outcome = Outcome(seen["summary"], seen["kept"], seen["failures"], log_from)
         report(seen["summary"])
         if outcome.reader["p95"] <= P95_LIMIT_MS:
@@ -164,11 +164,11 @@ def under_attack(loop: Loop, server: Server, attack, settle_s: float = 2.0) -> O
     return outcome
 
 
-def read_while(loop: Loop, server: Server, steps, settle_s: float) -> dict[str, Any]:
+def read_while(loop: Loop, server: Server, steps, settle_s: float, limit_s: float = ATTACK_LIMIT_S) -> dict[str, Any]:
     """What a reader saw while ``steps`` (an attack's async generator, or None for no attack) ran."""
     finished = steps is None
     if steps is not None:
-        loop.run(steps.__anext__(), timeout=ATTACK_LIMIT_S)
+        loop.run(steps.__anext__(), timeout=limit_s)
     reader = ReaderProcess(server.url)
     try:
         reader.tell("start")
@@ -177,15 +177,15 @@ def read_while(loop: Loop, server: Server, steps, settle_s: float) -> dict[str, 
             nonlocal finished
             if steps is not None:
                 try:
-                    await asyncio.wait_for(steps.__anext__(), ATTACK_LIMIT_S)
+                    await asyncio.wait_for(steps.__anext__(), limit_s)
                 except StopAsyncIteration:
                     finished = True
                 except asyncio.TimeoutError:
                     finished = True  # the generator was cancelled with it
-                    print(f"\nthe attack did not end within {ATTACK_LIMIT_S:.0f} s")
+                    print(f"\nthe attack did not end within {limit_s:.0f} s")
             await asyncio.sleep(settle_s)
 
-        loop.run(attacking(), timeout=2 * ATTACK_LIMIT_S)
+        loop.run(attacking(), timeout=2 * limit_s)
         reader.tell("stop")
         seen = reader.result()
     finally:

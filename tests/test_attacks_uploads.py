@@ -22,7 +22,7 @@ from test_abuse import Loop, rss_mb, under_attack, upload_piece, view_model
 from explainer.workbench.upload import CHUNK_BYTES, MAX_QUERIES
 from explainer.workbench.upload_budget import PER_CLIENT
 
-from support.reader import ATTACK_LIMIT_S, Session
+from support.reader import ATTACK_LIMIT_S, Refused, Session
 from support.server import Server
 
 pytestmark = pytest.mark.slow
@@ -199,6 +199,7 @@ def what_if(view: str, **message) -> dict[str, Any]:
 
 def test_repeated_what_if_messages_on_a_long_run_hold_no_one(loop, server):
     qrels, run = qrels_and_run(50, 10_000)
+    refused = []
 
     async def attack():
         session, view = await workbench(server)
@@ -206,7 +207,8 @@ def test_repeated_what_if_messages_on_a_long_run_hold_no_one(loop, server):
         assert (await upload(session, view, "baseline", "long.run", run))["ok"]
         state_model = next(iter(session.states))
         yield
-        # What main's page sent: the whole state, with what-if changes of 50 queries, again and again.
+        # What an older page sent: the whole state, with what-if changes of 50 queries, again and
+        # again. The page sends only the query, the run and k now: these are refused unread.
         whole = {
             "query": "q0",
             "run": 0,
@@ -217,8 +219,12 @@ def test_repeated_what_if_messages_on_a_long_run_hold_no_one(loop, server):
         from support.reader import state_change
 
         for _ in range(20):
-            await session.request("PATCH-DOC", {"events": [state_change(state_model, whole)]})
-        # Now's: one change a message, as fast as a script sends them (the rate limit cuts them).
+            try:
+                await session.request("PATCH-DOC", {"events": [state_change(state_model, whole)]})
+            except Refused as refusal:
+                refused.append(str(refusal))
+        # The page's way: one change a message, here as fast as they are answered (the rate limit
+        # refuses those past ten a second, and the connection's share of the thread slows them).
         for i in range(300):
             change = what_if(view, type="judge", qid=f"q{i % 50}", docid=f"d{i % 50}-{i}", grade=2)
             await session.request("PATCH-DOC", {"events": [change]})
@@ -226,6 +232,7 @@ def test_repeated_what_if_messages_on_a_long_run_hold_no_one(loop, server):
         await session.close()
 
     outcome = under_attack(loop, server, attack)
+    assert refused and set(refused) == {"refused-event"} and len(refused) % 20 == 0, refused  # 20 a try
     check(outcome, "what-if messages on a long run")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import json
 import math
 import random
@@ -22,7 +23,7 @@ from explainer.cli import build_parser, evaluate_pages
 from explainer.server import hosts, tokens
 from explainer.server.access_code import WRONG_GUESSES_IN_ALL, WRONG_GUESSES_PER_CLIENT, AccessCode
 from explainer.server.config import Limits, ServerConfig
-from explainer.server.limiters import CountLimit, RateLimit
+from explainer.server.limiters import CountLimit, RateLimit, Share
 
 from support.coroutines import run
 
@@ -83,6 +84,83 @@ def test_three_hundred_phones_each_with_three_pages_open_fit_the_websockets_of_o
     for _ in range(1000):
         websockets.give_back(nat)
     assert websockets.held(nat) == 0
+
+
+def test_a_connection_past_its_burst_of_work_waits_until_its_share_is_paid_back():
+    clock = Clock()
+    share = Share(fraction=0.25, burst_s=0.5, clock=clock)
+    share.charge(0.3)
+    assert share.wait() == 0  # within the burst
+    share.charge(0.4)  # 0.7 s of work in all: 0.2 s past the burst, paid back at 0.25 s a second
+    assert share.wait() == pytest.approx(0.2 / 0.25)
+    clock.now += 0.4  # 0.1 s of it paid back
+    assert share.wait() == pytest.approx(0.1 / 0.25)
+    clock.now += 0.4
+    assert share.wait() == pytest.approx(0, abs=1e-9)
+    clock.now += 3600  # a pause pays everything back and no more: the burst is all it has in hand
+    share.charge(0.5)
+    assert share.wait() == 0
+    share.charge(0.05)
+    assert share.wait() == pytest.approx(0.05 / 0.25)
+
+
+def test_a_sender_as_fast_as_it_is_answered_keeps_the_thread_at_most_its_share_of_the_time():
+    clock = Clock()
+    limits = Limits()
+    share = Share(limits.message_share, limits.message_share_burst_s, clock)
+    worked = 0.0
+    for _ in range(2_000):  # messages of 20 ms each, the next sent the moment the last is answered
+        clock.now += share.wait()
+        share.charge(0.02)
+        clock.now += 0.02
+        worked += 0.02
+    assert worked <= limits.message_share * clock.now + limits.message_share_burst_s
+    # A reader's click, a few milliseconds ten times a second, never waits.
+    reader = Share(limits.message_share, limits.message_share_burst_s, clock)
+    for _ in range(6_000):
+        assert reader.wait() == 0
+        reader.charge(0.005)
+        clock.now += 0.1
+
+
+def test_after_a_long_turn_the_gap_keeps_a_flood_to_its_share_of_the_thread():
+    from explainer.server.limiters import Turns
+
+    limits = Limits()
+    assert Turns(limits.session_gap_s, limits.session_share).gap(0.06) == limits.session_gap_s == 0.02
+    turns = Turns(0.02, share=1 / 3)
+    assert turns.gap(0.005) == 0.02  # a quick turn: the fixed gap
+    for took in (0.03, 0.06, 0.2):  # a quick machine's session, a slow one's, a busy one's
+        assert took / (took + turns.gap(took)) == pytest.approx(1 / 3)
+    assert Turns(0.02, share=0.25).gap(0.06) == pytest.approx(0.18)
+
+
+def test_the_collector_waits_while_sessions_are_made_and_takes_the_young_every_ten_seconds(monkeypatch):
+    from explainer.server import garbage
+
+    clock = Clock()
+    began = clock.now
+    collected = []
+    monkeypatch.setattr(garbage.gc, "collect", lambda generation=2: collected.append((clock.now - began, generation)))
+    held = garbage.HeldCollections(clock)
+    assert gc.isenabled()
+    try:
+        held.busy(True)
+        assert not gc.isenabled()
+        clock.now += 5
+        held.busy(True)
+        assert collected == []
+        clock.now += 6  # held 11 s: one collection, and held again
+        held.busy(True)
+        assert collected == [(11, 1)] and not gc.isenabled()  # the young generations only
+        held.busy(False)
+        assert gc.isenabled()
+        gc.disable()  # held off by someone else: not ours to turn back on
+        held.busy(True)
+        held.busy(False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_limiter_forgets_the_clients_back_at_their_full_allowance(monkeypatch):

@@ -18,6 +18,7 @@ import dataclasses
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -81,6 +82,7 @@ class Page(messages.PageMessages):
             ServerConnection(Protocol(), self, None, ServerSession("s1", self.document)) if open_ else None
         )
         self.request = SimpleNamespace(remote_ip="192.0.2.1", path=f"{route}/ws")
+        self.application = SimpleNamespace(settings={})  # a server's defaults (``config.config_of``)
         self.replies: list = []
         self.closed: tuple[int, str] | None = None
 
@@ -270,6 +272,20 @@ def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploa
     assert len(story.states) == len([route for route in ROUTES if route not in ("/", CONFIG.upload_page)])
     workbench = messages.page_models(Page(CONFIG.upload_page).document)
     assert len(workbench.uploads) == 1
+    # Of the workbench's state, its page sends the open query, the run and k; the what-if changes
+    # come one a message, so a state that carries them is not the page's.
+    assert list(workbench.states.values()) == [{"query", "run", "k"}]
+
+
+def test_a_workbench_state_that_carries_what_if_changes_is_dropped_before_panel_sees_it():
+    page = Page(CONFIG.upload_page)
+    page.message("PATCH-DOC", {"events": [DOCUMENT_READY]})
+    model = page.figure_model
+    whole = {"query": "", "run": 0, "k": 10, "judgments": {"q1": {f"d{i}": 3 for i in range(1000)}}}
+    page.message("PATCH-DOC", {"events": [state_change(model, whole)]})
+    assert page.answer == "refused-event" and page.state()["judgments"] == {}
+    page.message("PATCH-DOC", {"events": [state_change(model, {"query": "", "run": 0, "k": 7})]})
+    assert page.answer == "OK" and page.state()["k"] == 7
 
 
 # -- the websocket handler: frames, message kinds, refusals and their codes -----------------------
@@ -309,6 +325,40 @@ def test_a_click_is_applied_and_a_message_with_nothing_a_page_sends_changes_noth
     binary_page.message("PATCH-DOC", {"events": [change(model, "caption", "pwned"), state_change(model, {"k": 4})]})
     assert binary_page.answer == "refused-event" and binary_page.state()["k"] == 4
     assert binary_page.closed is None
+
+
+def test_a_connection_is_charged_its_patches_thread_time_and_waits_once_past_its_share(binary_page, monkeypatch):
+    from explainer.server.limiters import Share
+
+    binary_page.message("PATCH-DOC", {"events": [DOCUMENT_READY]})
+    real = ServerSession._handle_patch
+
+    def costly(session, message, connection):  # 50 ms of the thread, as a costly what-if might take
+        until = time.thread_time() + 0.05
+        while time.thread_time() < until:
+            pass
+        return real(session, message, connection)
+
+    monkeypatch.setattr(ServerSession, "_handle_patch", costly)
+    now = [0.0]
+    binary_page._share = share = Share(0.25, 0.5, clock=lambda: now[0])
+    waits = []
+
+    async def pause(seconds):
+        waits.append(seconds)
+        now[0] += seconds
+
+    binary_page._pause = pause
+    k = 1
+    while share.owed <= 0.5 and k <= 20:  # the burst: no message waits while it lasts
+        binary_page.message("PATCH-DOC", {"events": [state_change(binary_page.figure_model, {"k": k})]})
+        k += 1
+    owed = share.owed
+    assert waits == [] and k - 1 <= 10
+    binary_page.message("PATCH-DOC", {"events": [state_change(binary_page.figure_model, {"k": 11})]})
+    assert waits == [pytest.approx((owed - 0.5) / 0.25)]  # its first frame waited; the others did not
+    assert 0.5 + 0.05 <= share.owed < 0.5 + 0.05 + 0.02  # charged its own 50 ms, and little more
+    assert binary_page.answer == "OK" and binary_page.state()["k"] == 11  # slowed, never refused
 
 
 def test_a_state_bokeh_refuses_gets_a_short_code_and_the_log_never_its_value(binary_page, caplog, monkeypatch):

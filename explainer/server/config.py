@@ -70,6 +70,19 @@ class Limits:
     # or a flood, leaves the clicks of those already in a gap between two (a figure's session takes
     # some 10 to 30 ms to make; a light page works before its session is there).
     session_gap_s: float = 0.02
+    # ... or as long as the last one took times (1 - share) / share, when that is longer
+    # (``limiters.Turns``). At 1, the fixed gap alone: a third held a flood's clicks to a p95 of
+    # 73 ms on a machine where a session takes 57 ms, but kept a hundred pages opening at once
+    # waiting so long that one session was dropped (tests/test_load.py); figure pages that make
+    # no Panel session (issue 28) remove the cost it paces.
+    session_share: float = 1.0
+    # Each websocket's changes (its PATCH-DOC messages) may keep the server's thread busy at most
+    # this share of the time, once this many seconds of work are spent: a reader's click takes a
+    # few milliseconds, and a MiB piece of an upload some 20 ms, so no page comes near it, while a
+    # script sending as fast as it is answered is slowed to its share and the clicks of the
+    # others are answered between its messages (``limiters.Share``).
+    message_share: float = 0.25
+    message_share_burst_s: float = 0.5
 
     @property
     def http_server_options(self) -> dict[str, float]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from explainer.server.clients import client_of_request
 from explainer.server.config import config_of
+from explainer.server.garbage import HeldCollections
 from explainer.server.limiters import CountLimit, RateLimit, Turns
 from explainer.server.logs import Throttled
 
@@ -42,7 +43,7 @@ def guards_of(application) -> Guards:
             websockets=CountLimit(limits.max_websockets_per_client),
             new_sessions=RateLimit(limits.new_sessions_burst, limits.new_sessions_per_second),
             workbench_sessions=RateLimit(limits.workbench_sessions_burst, limits.workbench_sessions_per_second),
-            session_turns=Turns(limits.session_gap_s),
+            session_turns=Turns(limits.session_gap_s, limits.session_share, busy=HeldCollections().busy),
         )
         application.settings[SETTING] = guards
     return guards

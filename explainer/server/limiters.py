@@ -83,21 +83,73 @@ class CountLimit:
             self._held.pop(client, None)
 
 
-class Turns:
-    """One at a time, with ``gap_s`` between: ``async with turns.turn(): ...`` for work that holds the
-    server's one thread (making a session), so that the clicks waiting meanwhile are answered between
-    two of them rather than after all of them."""
+class Share:
+    """One connection's share of the server's thread: ``charge`` each message the thread time it
+    took, and ``wait()`` says how long the next must wait so that, once ``burst_s`` of work is
+    spent, the connection keeps the thread busy at most ``fraction`` of the time.
 
-    def __init__(self, gap_s: float):
-        self.gap_s = gap_s
+    The wait is the connection's alone: Tornado reads a websocket's next message only once the
+    handler is done with the last, so a client that sends faster than its share is served more
+    slowly, at no cost to the others, and nothing it sent is lost."""
+
+    def __init__(self, fraction: float, burst_s: float, clock: Callable[[], float] = time.monotonic):
+        self.fraction, self.burst_s, self.clock = fraction, burst_s, clock
+        self.owed = 0.0  # seconds of work not yet paid back by the time since
+        self.when = clock()
+
+    def _settle(self) -> None:
+        now = self.clock()
+        self.owed = max(0.0, self.owed - (now - self.when) * self.fraction)
+        self.when = now
+
+    def charge(self, seconds: float) -> None:
+        self._settle()
+        self.owed += max(0.0, seconds)
+
+    def wait(self) -> float:
+        """The seconds the next message must wait (0 while the connection is within its share)."""
+        self._settle()
+        return max(0.0, (self.owed - self.burst_s) / self.fraction)
+
+
+class Turns:
+    """One at a time, with a gap between: ``async with turns.turn(): ...`` for work that holds the
+    server's one thread (making a session), so that the clicks waiting meanwhile are answered between
+    two of them rather than after all of them. The gap is ``gap_s``, or as long as the turn took
+    times ``(1 - share) / share`` when that is longer: a flood of such work keeps the thread busy
+    ``share`` of the time at most, on a slow machine as on a fast one. ``busy`` is told True as each
+    turn starts and False once no turn is waiting."""
+
+    def __init__(
+        self,
+        gap_s: float,
+        share: float = 1.0,
+        clock: Callable[[], float] = time.perf_counter,
+        busy: Callable[[bool], None] | None = None,
+    ):
+        self.gap_s, self.share, self.clock, self.busy = gap_s, share, clock, busy
         self._lock: asyncio.Lock | None = None
+        self._waiting = 0
+
+    def gap(self, took_s: float) -> float:
+        """The gap after a turn that took ``took_s`` seconds."""
+        return max(self.gap_s, took_s * (1 - self.share) / self.share)
 
     @contextlib.asynccontextmanager
     async def turn(self):
         if self._lock is None:
             self._lock = asyncio.Lock()
-        async with self._lock:
-            try:
-                yield
-            finally:
-                await asyncio.sleep(self.gap_s)
+        self._waiting += 1
+        try:
+            async with self._lock:
+                if self.busy is not None:
+                    self.busy(True)
+                started = self.clock()
+                try:
+                    yield
+                finally:
+                    await asyncio.sleep(self.gap(self.clock() - started))
+        finally:
+            self._waiting -= 1
+            if self.busy is not None and self._waiting == 0:
+                self.busy(False)

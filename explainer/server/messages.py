@@ -8,12 +8,15 @@ is the websocket handler's side of it (mixed into Bokeh's handler by ``websocket
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import copy
 import time
 from typing import Any, NamedTuple
 
 from explainer.export import DOCUMENT_READY
+from explainer.server.config import config_of
+from explainer.server.limiters import Share
 from explainer.server.logs import REFUSAL_LOG_EVERY_S, log, shorten
 from explainer.server.mirror import LIGHT_PULL, states_reply
 
@@ -23,6 +26,10 @@ MAX_STATE_DEPTH = 4
 UPLOAD_MESSAGES = frozenset({"start", "chunk", "end"})
 # The kinds of what-if change the workbench's page sends, one a message (``workbench/what_if.py``).
 WHAT_IF_MESSAGES = frozenset({"judge", "move", "undo"})
+# What the workbench's page sends of its state: the open query, the run and k (``workbench.js``).
+# Its what-if judgments and moves are in its state too, but come from Python: a state that
+# carries them, as large as a what-if of every query, is dropped before Panel compares it.
+WORKBENCH_PAGE_FIELDS = frozenset({"query", "run", "k"})
 
 
 class Refusal(Exception):
@@ -100,6 +107,7 @@ def page_models(document) -> PageModels:
         if isinstance(state, dict):
             states[data.id] = frozenset(state)
             if getattr(data, "uploads", None) is not None:
+                states[data.id] &= WORKBENCH_PAGE_FIELDS
                 workbenches.add(model.id)
             if getattr(data, "uploads", False) is True:
                 uploads.add(model.id)
@@ -215,10 +223,17 @@ class PageMessages:
     _dropped = 0
     _dropped_unlogged = 0
     _next_drop_log = 0.0
+    _share: Share | None = None
 
     async def on_message(self, fragment: str | bytes) -> None:
         if self._closing:
             return
+        if self._share is None:
+            limits = config_of(self.application).limits
+            self._share = Share(limits.message_share, limits.message_share_burst_s)
+        wait = self._share.wait()
+        if wait > 0:  # this connection has had its share of the thread: its next frame waits
+            await self._pause(wait)
         try:
             message = await self._receive_checked(fragment)
             if message is None:
@@ -229,6 +244,9 @@ class PageMessages:
             self._refuse_connection(refusal.code, refusal.detail)
         except Exception as error:  # whatever a client sends must not reach the log whole
             self._refuse_connection("unreadable-message", repr(error))
+
+    async def _pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
     async def _receive_checked(self, fragment: str | bytes):
         """The message ``fragment`` completes, or None; a Refusal for what no page sends."""
@@ -270,11 +288,19 @@ class PageMessages:
             return self._error(message, "refused-event")
         self._ready_seen = self._ready_seen or events[0]["kind"] == "MessageSent"
         message.content = {"events": events}
+        # The patch is charged to this connection's share: the thread time of applying it, which
+        # runs whatever the events set off in Python (a what-if change, a piece of an upload). It is
+        # timed once the document's lock is free, so that no other work is counted while it waits.
+        session = self.connection.session
+        await session.with_document_locked(lambda: None)
+        started = time.thread_time()
         try:
             await ServerSession.patch(message, self.connection)
         except Exception as error:  # Bokeh's or Panel's refusal of a value
             self._note_dropped([f"a state refused with {shorten(repr(error), 80)}"])
             return self._error(message, "refused-state")
+        finally:
+            self._share.charge(time.thread_time() - started)
         return self._error(message, "refused-event") if dropped else self.connection.ok(message)
 
     def _error(self, message, code: str):

@@ -14,7 +14,9 @@ BURST = 20
 
 class RateLimit:
     """A token bucket: ``allow()`` is true while the sender keeps under ``per_second`` on average,
-    with ``burst`` in hand; each refusal costs nothing, so a flood is refused at no cost."""
+    with ``burst`` in hand. A refused change is not applied, but the page is shown Python's state
+    again, which costs the server's thread a few milliseconds: what bounds a flood is the
+    connection's share of that thread (``server.limiters.Share``)."""
 
     def __init__(self, per_second: float = PER_SECOND, burst: int = BURST, clock: Callable[[], float] = time.monotonic):
         self.per_second, self.burst, self.clock = per_second, burst, clock
