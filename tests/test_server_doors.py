@@ -123,13 +123,12 @@ def test_a_sender_as_fast_as_it_is_answered_keeps_the_thread_at_most_its_share_o
         clock.now += 0.1
 
 
-def test_after_a_long_turn_the_gap_keeps_a_flood_to_its_share_of_the_thread():
+def test_after_a_long_turn_the_gap_keeps_a_flood_of_sessions_to_a_third_of_the_thread():
     from explainer.server.limiters import Turns
 
     limits = Limits()
-    assert Turns(limits.session_gap_s, limits.session_share).gap(0.06) == limits.session_gap_s == 0.02
-    turns = Turns(0.02, share=1 / 3)
-    assert turns.gap(0.005) == 0.02  # a quick turn: the fixed gap
+    turns = Turns(limits.session_gap_s, limits.session_share)
+    assert turns.gap(0.005) == limits.session_gap_s == 0.02  # a quick session: the fixed gap
     for took in (0.03, 0.06, 0.2):  # a quick machine's session, a slow one's, a busy one's
         assert took / (took + turns.gap(took)) == pytest.approx(1 / 3)
     assert Turns(0.02, share=0.25).gap(0.06) == pytest.approx(0.18)

@@ -70,12 +70,12 @@ class Limits:
     # or a flood, leaves the clicks of those already in a gap between two (a figure's session takes
     # some 10 to 30 ms to make; a light page works before its session is there).
     session_gap_s: float = 0.02
-    # ... or as long as the last one took times (1 - share) / share, when that is longer
-    # (``limiters.Turns``). At 1, the fixed gap alone: a third held a flood's clicks to a p95 of
-    # 73 ms on a machine where a session takes 57 ms, but kept a hundred pages opening at once
-    # waiting so long that one session was dropped (tests/test_load.py); figure pages that make
-    # no Panel session (issue 28) remove the cost it paces.
-    session_share: float = 1.0
+    # ... or twice as long as the last one took, when that is longer (``limiters.Turns``): a class
+    # arriving at once, or a flood of pages, takes a third of the server's thread at most, on a
+    # slow machine as on a quick one. Where a session takes 57 ms, 300 arriving at once have their
+    # sessions in some 55 s, their pages working meanwhile, and the others' clicks keep a p95 of
+    # 73 ms (5 s with the fixed gap alone).
+    session_share: float = 1 / 3
     # Each websocket's changes (its PATCH-DOC messages) may keep the server's thread busy at most
     # this share of the time, once this many seconds of work are spent: a reader's click takes a
     # few milliseconds, and a MiB piece of an upload some 20 ms, so no page comes near it, while a
