@@ -146,8 +146,9 @@ def under_attack(loop: Loop, server: Server, attack, settle_s: float = 2.0, limi
     what comes between the first and the second is the attack, and what comes after runs once
     the reader has stopped (checks). The reader's round trips are taken from the attack's
     start until ``settle_s`` seconds after it ended; clicks still in flight then are waited for
-    (up to ``ATTACK_LIMIT_S``). The attack itself may take ``limit_s``. When the reader was slower than ``P95_LIMIT_MS`` and is as slow
-    again with no attack, the attack is run again (``TRIES`` in all).
+    (up to ``ATTACK_LIMIT_S``); the attack itself may take ``limit_s``. When the reader was
+    slower than ``P95_LIMIT_MS`` and is as slow again with no attack, the attack is run again
+    (``TRIES`` in all).
     """
     for _ in range(TRIES):
         log_from = len(server.log())

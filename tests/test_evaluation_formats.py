@@ -507,3 +507,28 @@ def test_ties_of_two_and_of_more_are_ordered_by_docid_descending(seed):
     got = ranked(read_run(run_text(run, rng).encode()))
     for q, docs in run.items():
         assert got[q] == sorted(docs, key=lambda d: (-docs[d], [-b for b in d.encode()] + [1])), q
+
+
+def test_find_gives_a_documents_line_within_its_query_only_and_compares_bytes_past_the_hash(monkeypatch):
+    import dataclasses
+
+    from explainer.evaluation.formats import lines as lines_module
+
+    run = read_run(RUN)
+    lines = {q: (int(run.offsets[i]), int(run.offsets[i + 1])) for i, q in enumerate(run.qids)}
+    for a, b in lines.values():
+        for line, docid in enumerate(run.docids(a, b), start=a):
+            assert run.find(a, b, docid) == line
+    a, b = lines["q1"]
+    assert run.find(a, b, "d9") is None  # q2's document, not q1's
+    assert run.find(a, b, "") is None and run.find(a, b, "a ") is None
+    # Every docid with the same hash: the bytes decide.
+    monkeypatch.setattr(lines_module, "hash_ranges", lambda buf, starts, lengths: np.zeros(len(starts), np.uint64))
+    collided = dataclasses.replace(run, doc_hash=np.zeros(len(run.doc_hash), np.uint64))
+    first, second = run.docids(a, b)
+    assert collided.find(a, b, second) == a + 1 and collided.find(a, b, first) == a
+    assert collided.find(a, b, "zz") is None
+    monkeypatch.undo()
+    # Non-ASCII docids are found by their UTF-8 bytes.
+    accented = read_run("q1 Q0 café 1 2.0 t\nq1 Q0 cafe 2 1.0 t\n".encode())
+    assert accented.find(0, 2, "cafe") == 1 and accented.find(0, 2, "café") == 0

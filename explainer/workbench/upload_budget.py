@@ -13,8 +13,9 @@ coming for ``STALL_S`` seconds is abandoned. So, in one server process:
   N times this in all;
 - a client's pieces are taken at ``PIECE_BYTES_PER_S`` on average (``Pace``): taking a piece
   costs the thread that answers every click some 10 to 20 ms a MiB (the more on a slower or
-  busier machine), and a client sending as fast as it can would keep that thread busy for everyone. The answer to a piece waits until the
-  client is back under its rate; the page sends the next piece only once answered.
+  busier machine), and a client sending as fast as it can would keep that thread busy for
+  everyone. The answer to a piece waits until the client is back under its rate; the page
+  sends the next piece only once answered.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ STALL_S = 30.0
 
 PIECE_BYTES_PER_S = 8 << 20
 """Bytes of pieces one client's uploads are taken at, on average: 8 MiB a second (a 64 MB file in
-eight seconds; a school's Wi-Fi rarely sends faster), a sixth of the server's thread at most at
-21 ms a MiB (measured on a 2-core machine that took 16 MiB a second at a third of it)."""
+eight seconds; a school's Wi-Fi rarely sends faster): a sixth of the server's thread where a MiB
+costs 21 ms, as on a slow 2-core machine (16 MiB a second took a third of its thread)."""
 
 PIECE_BURST_BYTES = 4 << 20
 """Bytes a client may send at once before the pace holds it: files of up to 4 MiB never wait."""
