@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import math
 import secrets
+import time
+from collections.abc import Callable
 
 from explainer.server.headers import content_security_policy
 from explainer.server.limiters import RateLimit
@@ -30,16 +32,16 @@ class AccessCode:
     ``WRONG_GUESSES_PER_CLIENT`` for a client or ``WRONG_GUESSES_IN_ALL`` for the server (each a
     burst, then so many a second) a guess is not even compared: it gets a 429 that says how long
     to wait. Scripts and stylesheets stay public: they are Bokeh's and Panel's own. The code
-    itself is not kept.
+    itself is not kept. ``clock`` times the limits (a test's may stand still).
     """
 
     COOKIE = "explainer-access"
 
-    def __init__(self, code: str | None = None):
+    def __init__(self, code: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.key = secrets.token_bytes(32)
         self.digest: str | None = self._digest_of(code) if code else None
-        self.per_client = RateLimit(*WRONG_GUESSES_PER_CLIENT)
-        self.in_all = RateLimit(*WRONG_GUESSES_IN_ALL)
+        self.per_client = RateLimit(*WRONG_GUESSES_PER_CLIENT, clock=clock)
+        self.in_all = RateLimit(*WRONG_GUESSES_IN_ALL, clock=clock)
 
     def _digest_of(self, code: str) -> str:
         return hmac.new(self.key, code.encode("utf-8"), hashlib.sha256).hexdigest()
