@@ -76,22 +76,7 @@ def views(pages):
 PROJECTORS = [(1280, 720), (1920, 1080)]
 
 
-# The conventions figure's table, its arithmetic and its two cards are still taller than a 720p
-# screen, and its table's type is under 20 px at 1080p (issue 31): strict, so that the day it
-# fits, this mark goes.
-NOT_YET = pytest.mark.xfail(strict=True, reason="the conventions figure is taller than a 16:9 screen (issue 31)")
-
-
-def projected(name: str, width: int, height: int, reading: bool = False) -> object:
-    """A presented view as a test's parameter, marked where the figure does not fit yet (`reading`: its type's size)."""
-    view = presented(name, width, height)
-    not_yet = name == "conventions" and (reading or (width, height) == (1280, 720))
-    return pytest.param(view, id=str(view), marks=[NOT_YET] if not_yet else [])
-
-
-@pytest.mark.parametrize(
-    "view", [projected(name, *screen) for name in PRESENTED for screen in PROJECTORS], indirect=True
-)
+@pytest.mark.parametrize(**views([presented(name, *screen) for name in PRESENTED for screen in PROJECTORS]))
 def test_presenting_shows_the_whole_figure_without_scrolling(view):
     """List, marker, cards, chart and controls: all of it on a 720p or a 1080p projector."""
     page, name = view
@@ -106,7 +91,7 @@ def test_presenting_shows_the_whole_figure_without_scrolling(view):
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the page scrolls sideways"
 
 
-@pytest.mark.parametrize("view", [projected(name, 1920, 1080, reading=True) for name in PRESENTED], indirect=True)
+@pytest.mark.parametrize(**views([presented(name, 1920, 1080) for name in PRESENTED]))
 def test_a_presenters_text_is_readable_from_the_back_of_the_room(view):
     """Every word and number of the figure, the charts' included, at 20 px or more on a 1080p projector."""
     page, name = view
