@@ -311,6 +311,43 @@ def test_every_touch_target_is_at_least_44_by_44_px(view):
         assert sizes and small == [], f"{name}: {selector} smaller than 44 px: {small}"
 
 
+def test_a_phones_query_strips_number_their_ranks_fade_where_more_lie_beyond_and_say_so(phone, server):
+    """Twenty squares of 44 px are wider than a phone: each says its rank, an edge with ranks beyond
+    it fades, and the hint says to swipe (and tap, not click)."""
+    page = phone()
+    page.goto(server.url + "/queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2")
+    strip = page.locator('.system[data-system="a"] .q-row[data-query="3"] .q-strip')
+    expect(strip).to_have_class(re.compile(r"\bq-more-after\b"))
+    expect(strip).not_to_have_class(re.compile(r"\bq-more-before\b"))
+    numbers = strip.locator(".q-cell").evaluate_all(
+        "cells => cells.map((c) => getComputedStyle(c, '::before').content)"
+    )
+    assert numbers == [f'"{rank}"' for rank in range(1, 21)]
+    last = strip.locator('.q-cell[data-rank="20"]')
+    assert last.bounding_box()["x"] > 390, "rank 20 should start out of view"
+    strip.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
+    expect(strip).to_have_class(re.compile(r"\bq-more-before\b"))
+    expect(strip).not_to_have_class(re.compile(r"\bq-more-after\b"))
+    box = last.bounding_box()
+    assert box["x"] + box["width"] <= 390 and last.inner_text() == "✓"
+    expect(
+        page.get_by_text(
+            "Tap a square to mark that rank relevant or not; swipe a row of squares sideways for the ranks up to 20."
+        )
+    ).to_be_visible()
+    expect(page.get_by_text("Click a square to mark that rank")).to_be_hidden()
+
+
+def test_a_mouses_query_strips_show_every_rank_with_no_fade_and_a_hint_to_click(page, server):
+    page.goto(server.url + "/queries?a=1|1|20|20|20|20&b=2|2|2|2|2|2")
+    strip = page.locator('.system[data-system="a"] .q-row[data-query="3"] .q-strip')
+    expect(page.get_by_text("Click a square to mark that rank relevant or not")).to_be_visible()
+    expect(page.get_by_text("Tap a square")).to_be_hidden()
+    assert strip.evaluate("s => s.scrollWidth <= s.clientWidth")
+    expect(strip).not_to_have_class(re.compile(r"q-more"))
+    assert strip.locator(".q-cell").first.evaluate("c => getComputedStyle(c, '::before').content") == "none"
+
+
 def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(phone, server):
     page = phone(height=560)
     page.goto(server.url + "/binary")

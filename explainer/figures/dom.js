@@ -8,6 +8,14 @@ export function h(tag, className = "", text = null) {
   return node;
 }
 
+/**
+ * Words for a mouse and words for a finger, one shown at a time: a hint says "click" or "tap" as
+ * the screen's pointer does (shell.css shows `.for-mouse` or `.for-touch` by `pointer: coarse`).
+ */
+export function byPointer(mouse, touch) {
+  return [h("span", "for-mouse", mouse), h("span", "for-touch", touch)];
+}
+
 let ids = 0;
 
 /**

@@ -3,7 +3,7 @@
 // or MAP) and the median are lines across the bars; the lowest queries are called out.
 // State: { a: [[relevant ranks] per query], b: same for a second system or [], measure: "rr" | "ap" }.
 import { averagePrecision, formatNumber, meanAveragePrecision, meanReciprocalRank, median, reciprocalRank } from "explainer/metrics";
-import { h, setAttr, setText } from "explainer/dom";
+import { byPointer, h, setAttr, setText } from "explainer/dom";
 import { Ignored, parseChoice, parseIntegers } from "explainer/query";
 import { createRadioGroup } from "explainer/controls";
 import { mountFigure } from "explainer/shell";
@@ -177,6 +177,16 @@ function createQueryRow(shell, system, q) {
   };
   strip.addEventListener("pointerup", end);
   strip.addEventListener("pointercancel", () => (dragging = null));
+
+  // On a touch screen the strip is wider than the phone and scrolls sideways: each edge with
+  // ranks beyond it fades (queries.css), so that a reader knows there are more to see.
+  const edges = () => {
+    const beyond = strip.scrollWidth - strip.clientWidth;
+    strip.classList.toggle("q-more-before", strip.scrollLeft > 1);
+    strip.classList.toggle("q-more-after", strip.scrollLeft < beyond - 1);
+  };
+  strip.addEventListener("scroll", edges, { passive: true });
+  if (globalThis.ResizeObserver) new ResizeObserver(edges).observe(strip);
   return parts;
 }
 
@@ -280,10 +290,13 @@ function build(shell) {
   );
   shell.controls(switcher.el);
   shell.tools(...presets);
-  const hint = h(
-    "p",
-    "fig-hint-line",
-    "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.",
+  const deepest = Math.max(shell.limits.a.max_rank, shell.limits.b.max_rank);
+  const hint = h("p", "fig-hint-line");
+  hint.append(
+    ...byPointer(
+      "Click a square to mark that rank relevant or not; drag a relevant square along its row to move it. Keyboard: Tab to a row, arrows to move, Enter or Space to mark.",
+      `Tap a square to mark that rank relevant or not; swipe a row of squares sideways for the ranks up to ${deepest}.`,
+    ),
   );
   const systemsBox = h("div", "systems");
   // Two systems side by side, or one under the other on a narrow screen: say which.

@@ -3,7 +3,7 @@
 // condensed list) or reveal the grades a judge gives them later, and watch Judged@k, P@k
 // and NDCG@k move. State: { grades, judged, k, unjudged_as: "nonrelevant" | "condensed", reveal }.
 import { dcgAtK, formatNumber, idealGrades, ndcgAtK, precisionAtK, relevantRanks } from "explainer/metrics";
-import { drawMark, h, setText } from "explainer/dom";
+import { byPointer, drawMark, h, setText } from "explainer/dom";
 import { flaggedRanks, Ignored, parseChoice, parseGradeList, parseInteger, parseRankFlags } from "explainer/query";
 import { createCard } from "explainer/card";
 import { createGradeSelect, createRadioGroup } from "explainer/controls";
@@ -164,7 +164,13 @@ function build(shell) {
     },
     onCutoff: (k) => commit({ ...shell.state(), k }),
   });
-  const listHint = h("p", "fig-hint-line", "Click a result to mark it judged or not; the menu sets the grade a judge gives it.");
+  const listHint = h("p", "fig-hint-line");
+  listHint.append(
+    ...byPointer(
+      "Click a result to mark it judged or not; the menu sets the grade a judge gives it.",
+      "Tap a result to mark it judged or not; the menu sets the grade a judge gives it.",
+    ),
+  );
   const left = h("div", "fig-list");
   left.append(shell.head, shell.notice, listHint, list.el);
 
