@@ -17,7 +17,9 @@ modules. Python only follows the clicks, served or in a notebook (``figure.state
 from __future__ import annotations
 
 import html
+import itertools
 import json
+import re
 from pathlib import Path
 from string import Template
 from urllib.parse import quote
@@ -82,21 +84,45 @@ def figure_page(name: str, class_address: str = "", connection: str = "") -> str
     return light_page(page.title, tag(name, standalone=True), script, connection)
 
 
+def section_id(title: str) -> str:
+    """A section heading's id, for links to it: its words in lower case, joined by hyphens."""
+    return "-".join(re.findall(r"[a-z0-9]+", title.lower()))
+
+
+def contents(sections: list[tuple[str, str]]) -> str:
+    """The story's table of contents: a link to each section, given as (id, heading as HTML)."""
+    items = "".join(f'<li><a href="#{anchor}">{heading}</a></li>' for anchor, heading in sections)
+    return f'<nav class="story-contents" aria-labelledby="story-contents"><h2 id="story-contents">Contents</h2><ol>{items}</ol></nav>'
+
+
 def story_page(served: bool = False, connection: str = "") -> str:
     """The story: its text (Markdown, as served) with every figure in its place and links to its own page.
 
-    Served, its figures link to their served pages, and it ends with the workbench, which needs the server.
+    Its table of contents comes before its first section, whose heading, like every other, has an
+    id to link to. Served, its figures link to their served pages, and it ends with the workbench,
+    which needs the server.
     """
+    parts = story_parts() + ([("text", WORKBENCH_SECTION)] if served else [])
+    parsed = [(kind, MARKDOWN.parse(value) if kind == "text" else value) for kind, value in parts]
+    sections = []
+    for kind, tokens in parsed:
+        for opening, inline in itertools.pairwise(tokens) if kind == "text" else ():
+            if opening.type == "heading_open" and opening.tag == "h2":
+                opening.attrSet("id", section_id(inline.content))
+                sections.append((opening.attrGet("id"), MARKDOWN.renderInline(inline.content).strip()))
     body = []
     names = []
-    for kind, value in story_parts():
+    for kind, value in parsed:
         if kind == "text":
-            body.append(f'<div class="markdown">\n{MARKDOWN.render(value)}</div>')
+            text = MARKDOWN.renderer.render(value, MARKDOWN.options, {})
+            if sections and f'id="{sections[0][0]}"' in text:
+                text = text.replace(
+                    f'<h2 id="{sections[0][0]}"', contents(sections) + f'\n<h2 id="{sections[0][0]}"', 1
+                )
+            body.append(f'<div class="markdown">\n{text}</div>')
         else:
             names.append(value)
             body.append(tag(value, caption="", on_page=True, page_link=value if served else f"{value}.html"))
-    if served:
-        body.append(f'<div class="markdown">\n{MARKDOWN.render(WORKBENCH_SECTION)}</div>')
     return light_page(TITLE, "\n".join(body), runtime.script(names), connection)
 
 

@@ -24,7 +24,7 @@ PAGE_CSS = (HERE / "page.css").read_text(encoding="utf-8")
 STORY = (HERE / "story.md").read_text(encoding="utf-8")
 
 TITLE = "How good is this ranking? Search relevance measures, explained"
-STORY_SHOWS = "the story: judgments, every figure in its place, which measure answers which question, how to choose"
+STORY_SHOWS = "the story: its contents (each section has a link of its own, such as `/#why-tools-disagree-on-ndcg`), judgments, every figure in its place, which measure answers which question, how to choose"
 EVALUATE_TITLE = "Evaluate runs, query by query"
 EVALUATE_SHOWS = (
     "the workbench: a golden set (or your own qrels and runs) evaluated as trec_eval does, the gate, "

@@ -213,3 +213,54 @@ def test_each_exported_page_works_from_disk_with_no_request(page, exported_site,
         expect(page.locator(".fig-caption")).to_have_text(BY_NAME[name].caption)
     assert [a for a in asked if not a.startswith(("data:", "blob:")) and a != url] == []
     assert seen["errors"] == [] and seen["dialogs"] == []
+
+
+class Sections(HTMLParser):
+    """The h2 headings of a page (id and text) and the links of its table of contents, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings: list[tuple[str, str]] = []
+        self.links: list[tuple[str, str]] = []
+        self._in: str | None = None
+        self._nav = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "nav" and "story-contents" in attributes.get("class", ""):
+            self._nav = True
+        if tag == "h2":
+            self.headings.append((attributes.get("id") or "", ""))
+            self._in = "h2"
+        if tag == "a" and self._nav:
+            self.links.append((attributes.get("href") or "", ""))
+            self._in = "a"
+
+    def handle_endtag(self, tag):
+        if tag == "nav":
+            self._nav = False
+        if tag in ("h2", "a"):
+            self._in = None
+
+    def handle_data(self, data):
+        target = {"h2": self.headings, "a": self.links}.get(self._in or "")
+        if target is not None:
+            target[-1] = (target[-1][0], target[-1][1] + data)
+
+
+@pytest.mark.parametrize("served", [False, True], ids=["exported", "served"])
+def test_the_storys_contents_link_every_section_in_order_before_the_first(served):
+    from explainer.export import story_page
+    from explainer.pages import STORY, WORKBENCH_SECTION
+
+    # The sections as the story's Markdown writes them (and the workbench's, which only a server has).
+    written = re.findall(r"^## (.+)$", STORY + ("\n" + WORKBENCH_SECTION if served else ""), flags=re.MULTILINE)
+    found = Sections()
+    found.feed(story_page(served=served))
+    contents, *sections = found.headings
+    assert contents == ("story-contents", "Contents")
+    assert [text for _, text in sections] == written and len(written) >= 9
+    ids = [anchor for anchor, _ in sections]
+    assert all(ids) and len(set(ids)) == len(ids)
+    assert found.links == [(f"#{anchor}", text) for anchor, text in sections]
+    assert ids[0] == "judgments-come-first" and "many-queries-mrr-map-and-what-a-mean-hides" in ids
