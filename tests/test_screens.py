@@ -348,6 +348,25 @@ def test_a_mouses_query_strips_show_every_rank_with_no_fade_and_a_hint_to_click(
     assert strip.locator(".q-cell").first.evaluate("c => getComputedStyle(c, '::before').content") == "none"
 
 
+NARROW_NOTE = "Each discounted gain is its result's gain divided by log₂(rank + 1): the DCG card writes each one out."
+DISCOUNTED_HEADING = """el => getComputedStyle(el, '::before').content + el.textContent"""
+
+
+def test_figure_2_on_a_phone_says_where_its_gain_and_discount_columns_went(phone, server):
+    page = phone()
+    page.goto(server.url + "/ndcg")
+    expect(page.get_by_text(NARROW_NOTE)).to_be_visible()
+    expect(page.locator(".ndcg-header .gain-col")).to_be_hidden()
+    assert page.locator(".ndcg-header .dg").evaluate(DISCOUNTED_HEADING) == "noneDisc. gain"
+
+
+def test_figure_2_on_a_wide_screen_shows_gain_times_discount_equals_discounted_gain(page, server):
+    page.goto(server.url + "/ndcg")
+    expect(page.locator(".ndcg-header .gain-col")).to_be_visible()
+    expect(page.get_by_text(NARROW_NOTE)).to_be_hidden()
+    assert page.locator(".ndcg-header .dg").evaluate(DISCOUNTED_HEADING) == '"= "Disc. gain'
+
+
 def test_dragging_k_to_the_bottom_edge_scrolls_the_page_along(phone, server):
     page = phone(height=560)
     page.goto(server.url + "/binary")

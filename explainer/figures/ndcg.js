@@ -125,7 +125,7 @@ function createNdcgList(shell) {
       ["grade", "Grade"],
       ["num gain-col", "Gain"],
       ["num disc-col", "× Discount"],
-      ["num dg", "= Disc. gain"],
+      ["num dg", "Disc. gain"],
       ["num cum", "DCG"],
     ],
     cells(rank) {
@@ -155,7 +155,9 @@ function build(shell) {
   const tour = createTour(shell, graded.list, () => current, (next) => commit(next, { keepTour: true }));
   shell.controls(gainSwitch.el, tour.el);
   const left = h("div", "fig-list");
-  left.append(shell.head, shell.notice, tour.status, graded.header, graded.list.el, graded.hint);
+  // A narrow list leaves its gain and discount columns out: say where they are.
+  const narrowNote = h("p", "fig-hint-line ndcg-narrow-note", "Each discounted gain is its result's gain divided by log₂(rank + 1): the DCG card writes each one out.");
+  left.append(shell.head, shell.notice, tour.status, narrowNote, graded.header, graded.list.el, graded.hint);
 
   const panel = h("div", "metrics");
   const formulas = {};
