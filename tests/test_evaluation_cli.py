@@ -478,3 +478,22 @@ def test_a_run_with_no_judged_query_exits_2_with_one_line_as_trec_eval_10_stops(
         "num_rel               \tall\t2",
         "map                   \tall\t0.0000",
     ]
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly_as_trec_eval_ends(tmp_path):
+    """``evaluate ... | head``: standard output closed after one line. trec_eval is ended by SIGPIPE,
+    which a shell reports as 128 + 13; the command exits so too, with no traceback."""
+    import subprocess
+
+    qrels = tmp_path / "qrels.txt"
+    run = tmp_path / "run.txt"
+    queries = range(400)  # some 400 x 100 lines of -q -m all_trec: far past a pipe's 64 KiB buffer
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in queries for d in range(10)))
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {-d} tag\n" for q in queries for d in range(20)))
+    command = [sys.executable, "-m", "explainer.cli", "evaluate", "-q", "-m", "all_trec", str(qrels), str(run)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 128 + 13, err
+    assert first.startswith(b"num_ret") and "Traceback" not in err and "BrokenPipe" not in err, err

@@ -49,8 +49,21 @@ defaults, which it recomputes in the browser as a reader changes a judgment (tre
 ``official`` set holds measures the page does not compute)."""
 
 
+# The exit code of a command whose reader went away (``evaluate ... | head``): a shell's code for a
+# program ended by SIGPIPE, as trec_eval in the same pipe ends.
+BROKEN_PIPE_EXIT = 128 + 13
+
+
 def run_and_exit(args: argparse.Namespace) -> None:
-    raise SystemExit(run(args))
+    try:
+        code = run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader of standard output closed it: stop quietly, with nothing more written to it
+        # (Python would flush the buffer again at exit and print a second error).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = BROKEN_PIPE_EXIT
+    raise SystemExit(code)
 
 
 def run(args: argparse.Namespace, out=None, err=None) -> int:
