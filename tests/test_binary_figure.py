@@ -597,12 +597,14 @@ def test_the_whole_figure_works_by_keyboard_alone(page, server):
     reset = page.get_by_role("button", name="Reset")
     marker = page.locator(".rl-cutoff")
 
-    # Tab order: AP's Play and Step, Undo, Reset, the page's own five buttons, the rows down to the cutoff, the marker (right after the
+    # Tab order: AP's Play, Step and Speed, Undo, Reset, the page's own five buttons, the rows down to the cutoff, the marker (right after the
     # rows it cuts), the rows below it, the stepper's two buttons, the cards, the chart's switch, its k.
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Play AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="One step of AP, one term at a time")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("combobox", name="Speed of AP, one term at a time")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.locator(".fig-undo")).to_be_focused()
     page.keyboard.press("Tab")

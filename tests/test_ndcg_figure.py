@@ -278,6 +278,29 @@ def test_step_walks_the_animation_to_the_ideal_order(light):
     light.expect_state(ARTICLE, order, 8, "exponential")
 
 
+def test_plays_speed_sets_the_time_between_steps_even_mid_run(light, context):
+    """Slow steps every 1,800 ms, Normal every 900, Fast every 450 (the page's clock is driven by
+    hand: a paused clock is its context's, so the test has a context of its own)."""
+    light.page.emulate_media(reduced_motion="reduce")
+    speed = light.page.get_by_role("combobox", name="Speed of the animation")
+    expect(speed).to_have_value("Normal")
+    light.page.clock.install(time=0)
+    light.page.clock.pause_at(1_000)  # the page's time moves only as run_for moves it
+    speed.select_option("Slow")
+    light.play.click()
+    expect(light.handle).to_have_text("k = 1")  # Play's first step is at once
+    light.page.clock.run_for(1_700)
+    expect(light.handle).to_have_text("k = 1")
+    light.page.clock.run_for(200)  # 1,900 ms: one step
+    expect(light.handle).to_have_text("k = 2")
+    speed.select_option("Fast")  # from now on, a step every 450 ms
+    light.page.clock.run_for(450 * 3 + 50)
+    expect(light.handle).to_have_text("k = 5")
+    light.page.clock.run_for(450 * ((8 - 5) + 13 + 1))  # the rest: cutoff steps, swaps, the last
+    expect(light.status).to_have_text("Ideal order after 13 swaps: NDCG@8 = 1.00")
+    expect(light.play).to_have_text("▶ Play")
+
+
 def test_play_pause_and_play_to_the_end(light):
     light.page.emulate_media(reduced_motion="reduce")
     expect(light.play).to_have_text("▶ Play")
@@ -374,19 +397,20 @@ def test_keyboard_only(light):
     step = where(lambda a: a["label"] == "One step of the animation", "Step")
     reset = where(lambda a: a["tag"] == "button" and "fig-reset" in a["cls"], "Reset")
     rows = where(lambda a: "rl-activate" in a["cls"], "the rows")
-    selects = where(lambda a: a["tag"] == "select", "the grade selects")
+    speed = where(lambda a: a["label"] == "Speed of the animation", "the speed menu")
+    selects = where(lambda a: a["tag"] == "select" and a["label"] != "Speed of the animation", "the grade selects")
     marker = where(lambda a: "rl-cutoff" in a["cls"], "the cutoff marker")
     chart = where(lambda a: a["label"] == "Cutoff k on the chart of NDCG@k and DCG@k", "the chart's k")
     assert [seen[i]["rank"] for i in rows] == [str(r) for r in range(1, 9)]
     assert [seen[i]["rank"] for i in selects] == [str(r) for r in range(1, 9)]
-    assert radio < play < step < reset < rows[:1] and rows[-1] < marker[0] < chart[0]
+    assert radio < play < step < speed < reset < rows[:1] and rows[-1] < marker[0] < chart[0]
     # The light page's own buttons: after Reset, predict first, the pictures and the presenter view;
     # after the chart's k, the chart's picture.
     own = ["Predict first", "Save PNG", "Save SVG", "Presenter view", "◐"]
     assert [a["text"] for a in seen[reset[0] + 1 : rows[0]]] == own, seen
     assert seen[reset[0] - 1]["text"] == "↶", seen  # Undo, right before Reset
     assert seen[-1]["text"] == "Save chart", seen
-    assert len(seen) == 1 + 3 + 8 + 8 + 1 + 1 + 1 + len(own) + 1, seen
+    assert len(seen) == 1 + 4 + 8 + 8 + 1 + 1 + 1 + len(own) + 1, seen  # Play, Step, Speed, Undo
 
     # And each one works from the keyboard alone.
     light.tab_to(lambda a: "rl-cutoff" in a["cls"])

@@ -311,6 +311,15 @@ def test_every_touch_target_is_at_least_44_by_44_px(view):
         assert sizes and small == [], f"{name}: {selector} smaller than 44 px: {small}"
 
 
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_no_caption_speaks_to_a_mouse_alone(name):
+    """A caption is shown on phones too (and in every embed): it says "click or tap", never "click"
+    or "hover" alone (the hints say one or the other by pointer: dom.byPointer)."""
+    caption = BY_NAME[name].caption.lower()
+    assert "hover" not in caption
+    assert len(re.findall(r"\bclick\b", caption)) == len(re.findall(r"\bclick or tap\b", caption)), caption
+
+
 def test_a_phones_query_strips_number_their_ranks_fade_where_more_lie_beyond_and_say_so(phone, server):
     """Twenty squares of 44 px are wider than a phone: each says its rank, an edge with ranks beyond
     it fades, and the hint says to swipe (and tap, not click)."""
@@ -358,6 +367,72 @@ def test_figure_2_on_a_phone_says_where_its_gain_and_discount_columns_went(phone
     expect(page.get_by_text(NARROW_NOTE)).to_be_visible()
     expect(page.locator(".ndcg-header .gain-col")).to_be_hidden()
     assert page.locator(".ndcg-header .dg").evaluate(DISCOUNTED_HEADING) == "noneDisc. gain"
+
+
+# Figure 2's row: the boxes of what it shows, each [left, right, top, bottom], and the button's.
+ROW_BOXES = """row => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+  const shown = [...row.querySelectorAll('.rl-rank, .rl-title, .grade, .dg-value, .cum, .bar')]
+    .filter((e) => e.getClientRects().length && e.getBoundingClientRect().width > 0);
+  return { row: box(row), parts: shown.map((e) => [e.className, box(e)]) };
+}"""
+
+
+def test_a_phones_radio_group_that_wraps_stacks_its_44_px_options_with_no_gap(phone, server):
+    page = phone()
+    page.goto(f"{server.url}/queries")
+    first, second = (option.bounding_box() for option in page.locator(".fig-queries .gain-option").all())
+    assert first["height"] >= 44 and second["height"] >= 44, (first, second)
+    assert 0 <= second["y"] - (first["y"] + first["height"]) < 1, (first, second)
+
+
+def test_at_320_px_each_sticky_numbers_bar_keeps_its_button_beside_its_numbers(phone, server):
+    page = phone()
+    page.set_viewport_size({"width": 320, "height": 640})
+    for name in sorted(BY_NAME):
+        page.goto(f"{server.url}/{name}")
+        text = page.locator(".fig-headline-text").first.bounding_box()
+        button = page.locator(".fig-headline .fig-headline-toggle").first.bounding_box()
+        beside = button["x"] >= text["x"] + text["width"] and button["y"] < text["y"] + text["height"]
+        assert beside, (name, text, button)
+        assert button["x"] + button["width"] <= 320, (name, button)
+
+
+def test_the_workbenchs_theme_switch_stands_at_its_titles_right_on_a_phone(phone, server):
+    page = phone()
+    page.goto(server.url + "/evaluate")
+    title = page.locator(".wb-title")
+    expect(title).to_have_text("Evaluate runs, query by query", timeout=60_000)
+    switch = page.get_by_role("button", name="Dark")
+    t, b = title.bounding_box(), switch.bounding_box()
+    assert b["x"] >= t["x"] + t["width"] and t["y"] <= b["y"] + b["height"] / 2 <= t["y"] + t["height"], (t, b)
+    assert b["x"] + b["width"] <= 390
+
+
+def test_on_a_phone_play_and_step_keep_one_line_with_no_speed_menu(phone, server):
+    page = phone()
+    page.goto(server.url + "/binary")
+    expect(page.get_by_role("combobox", name="Speed of AP, one term at a time")).to_be_hidden()
+    middles = page.locator(".player > :visible").evaluate_all(
+        "els => els.map((e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; })"
+    )
+    assert len(middles) == 3 and max(middles) - min(middles) < 3, middles  # its label, Play and Step
+
+
+def test_figure_2s_numbers_never_run_into_each_other_on_a_phone_from_320_px(phone, server):
+    page = phone()
+    page.goto(server.url + "/ndcg")
+    for width in (320, 340, 360, 375, 390):
+        page.set_viewport_size({"width": width, "height": 740})
+        for row in page.locator(".fig-ndcg .rl-activate").all():
+            seen = row.evaluate(ROW_BOXES)
+            (left, right, _, _), parts = seen["row"], seen["parts"]
+            for name, (a, b, _, _) in parts:
+                assert left <= a and b <= right + 0.5, (width, name, seen)
+            for i, (name, (a, b, top, bottom)) in enumerate(parts):
+                for other, (c, d, top2, bottom2) in parts[i + 1 :]:
+                    same_line = top < bottom2 and top2 < bottom
+                    assert not (same_line and a < d - 0.5 and c < b - 0.5), (width, name, other, seen)
 
 
 def test_figure_2_on_a_wide_screen_shows_gain_times_discount_equals_discounted_gain(page, server):

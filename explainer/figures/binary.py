@@ -173,7 +173,7 @@ def story_numbers() -> dict[str, str]:
 PAGE = FigurePage(
     name="binary",
     title="Precision, recall, reciprocal rank and average precision",
-    caption="Twelve ranked results: click one to flip its relevance, drag the k marker to move the cutoff.",
+    caption="Twelve ranked results: click or tap one to flip its relevance, drag the k marker to move the cutoff.",
     figure=BinaryFigure,
     shows="figure 1: twelve results, a cutoff k, P@k, R@k, RR and AP, a chart of P@k and R@k at every k or of precision against recall with AP as the mean of the precision at each relevant document's rank (0 for one the list missed), AP term by term",
     url_keys=(

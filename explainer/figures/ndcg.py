@@ -143,7 +143,7 @@ def story_numbers() -> dict[str, str]:
 PAGE = FigurePage(
     name="ndcg",
     title="NDCG: graded relevance and position",
-    caption="Eight graded results: click one to move it up, change the gain, or play the swaps to the ideal order.",
+    caption="Eight graded results: click or tap one to move it up, change the gain, or play the swaps to the ideal order.",
     figure=NdcgFigure,
     shows="figure 2: eight graded results, DCG, ideal DCG and NDCG@k, a chart of DCG@k and NDCG@k at every k, and the swap animation",
     url_keys=(

@@ -1,11 +1,25 @@
 // Play and Step, for a figure whose numbers build up in an order worth watching.
 import { h, setAttr, setText } from "explainer/dom";
 
+// Play's speeds, as a teacher picks one for the room: each runs a step every stepMs / factor.
+export const SPEEDS = [
+  { name: "Slow", factor: 0.5 },
+  { name: "Normal", factor: 1 },
+  { name: "Fast", factor: 2 },
+];
+
+/** The time between two of Play's steps at the speed named `name` (Normal for a name it does not know). */
+export function stepDelay(stepMs, name) {
+  const speed = SPEEDS.find((s) => s.name === name) ?? SPEEDS[1];
+  return Math.round(stepMs / speed.factor);
+}
+
 /**
  * Play and Step, for a figure whose numbers build up in an order worth watching (figure 2's swaps
  * to the ideal order, figure 1's AP terms, the unjudged figure's documents judged one by one).
  * `advance()` takes one step and returns false when none is left; Play runs a step every
- * `stepMs`, Step runs one. `what` ends the buttons' accessible names ("Play the animation"), and
+ * `stepMs` at Normal speed (twice as long Slow, half Fast: the Speed menu, which takes effect at
+ * once, even mid-run), Step runs one. `what` ends the buttons' accessible names ("Play the animation"), and
  * `label`, if given, stands before them;
  * `onEnd()` forgets the figure's progress when the run ends (its last step, or a reader's change).
  * Returns { el (the buttons), status (a line for what the step did), stop(), end() }.
@@ -22,8 +36,18 @@ export function createPlayer({ what = "the animation", label = "", advance, step
   // The progress, on its own line: as it grows and shrinks it moves no button.
   const status = h("p", "player-status");
   status.setAttribute("role", "status");
-  el.append(play, step);
+  const speed = h("select", "grade-select");
+  speed.setAttribute("aria-label", `Speed of ${what}`);
+  for (const { name } of SPEEDS) speed.append(new Option(name, name, name === "Normal", name === "Normal"));
+  const speedLabel = h("label", "player-speed", "Speed ");
+  speedLabel.append(speed);
+  el.append(play, step, speedLabel);
   let timer = null;
+  const run = () => {
+    clearInterval(timer);
+    timer = setInterval(() => advance() || stop(), stepDelay(stepMs, speed.value));
+  };
+  speed.addEventListener("change", () => timer !== null && run());
 
   // Every reader's change ends a run (stop, end): when none is running they write nothing, so a
   // click pays no style work for a button and a line that stay as they are (with no run, Play
@@ -40,7 +64,7 @@ export function createPlayer({ what = "the animation", label = "", advance, step
     if (!advance()) return;
     play.textContent = "❚❚ Pause";
     play.setAttribute("aria-label", `Pause ${what}`);
-    timer = setInterval(() => advance() || stop(), stepMs);
+    run();
   });
   step.addEventListener("click", () => {
     stop();

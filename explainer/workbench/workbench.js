@@ -44,8 +44,11 @@ function createHead(model) {
   const sources = h("p", "wb-sources");
   const statusBox = createStatus();
   const upload = model.uploads ? createUpload(model, statusBox) : null;
-  head.append(title, sources, statusBox.el);
-  if (model.on_page) head.append(createThemeSwitch());
+  // The theme switch stands at the title's right, as on the figure pages: not on a line of its own.
+  const titleRow = h("div", "wb-title-row");
+  titleRow.append(title);
+  if (model.on_page) titleRow.append(createThemeSwitch());
+  head.append(titleRow, sources, statusBox.el);
   if (upload) head.append(upload.el);
   return { head, sources, statusBox };
 }
