@@ -315,9 +315,20 @@ def test_every_touch_target_is_at_least_44_by_44_px(view):
 def test_no_caption_speaks_to_a_mouse_alone(name):
     """A caption is shown on phones too (and in every embed): it says "click or tap", never "click"
     or "hover" alone (the hints say one or the other by pointer: dom.byPointer)."""
-    caption = BY_NAME[name].caption.lower()
-    assert "hover" not in caption
-    assert len(re.findall(r"\bclick\b", caption)) == len(re.findall(r"\bclick or tap\b", caption)), caption
+    assert_not_for_a_mouse_alone(BY_NAME[name].caption)
+
+
+def test_the_storys_text_speaks_to_mice_and_fingers_alike():
+    from explainer.pages import STORY, WORKBENCH_SECTION
+
+    for paragraph in (STORY + "\n\n" + WORKBENCH_SECTION).split("\n\n"):
+        assert_not_for_a_mouse_alone(paragraph)
+
+
+def assert_not_for_a_mouse_alone(text: str) -> None:
+    words = text.lower()
+    assert "hover" not in words, text
+    assert len(re.findall(r"\bclick\b", words)) == len(re.findall(r"\bclick or tap\b", words)), text
 
 
 def test_a_phones_query_strips_number_their_ranks_fade_where_more_lie_beyond_and_say_so(phone, server):
