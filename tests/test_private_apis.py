@@ -214,3 +214,16 @@ def test_panel_holds_a_sessions_changes_until_the_page_says_its_document_is_read
     where = relied_on("figures/connection.js linkFigures")
     assert "_connected" in inspect.getsource(type(state)._on_load), where
     assert "_schedule_on_load" in inspect.getsource(__import__("panel.io.application", fromlist=["x"])), where
+
+
+def test_a_server_connection_holds_its_session_in_session_and_drops_it_when_detached():
+    """messages.session_gone reads ServerConnection._session: None once Bokeh detaches a destroyed session."""
+    from bokeh.protocol import Protocol
+    from bokeh.server.connection import ServerConnection
+    from bokeh.server.session import ServerSession
+
+    session = ServerSession("s1", Document())
+    connection = ServerConnection(Protocol(), None, None, session)
+    assert connection._session is session, relied_on("server/messages.py session_gone")
+    connection.detach_session()
+    assert connection._session is None, relied_on("server/messages.py session_gone")

@@ -407,6 +407,31 @@ def test_a_message_before_the_session_is_open_closes_the_connection():
     assert page.closed == (1008, "not-open")
 
 
+def test_a_message_after_its_session_was_destroyed_closes_the_connection_as_not_open(binary_page, caplog):
+    """A page that leaves while its session is made: Bokeh destroys the session and detaches it from
+    the open connection, whose ``session`` then fails an assertion (it was logged as an unreadable
+    message, then as a traceback when the websocket closed: websocket.py's on_close)."""
+    binary_page.connection.detach_session()
+    assert messages.session_gone(binary_page.connection)
+    binary_page.message("PULL-DOC-REQ", {})
+    assert binary_page.closed == (1008, "not-open") and binary_page.replies == []
+    assert not any("Assertion" in record.getMessage() for record in caplog.records)
+
+
+def test_a_websocket_whose_session_is_gone_closes_with_no_traceback():
+    """Bokeh's on_close asserts the connection still has its session; ours lets the application forget it."""
+    from explainer.server.websocket import ExplainerWSHandler
+
+    lost = []
+    handler = ExplainerWSHandler.__new__(ExplainerWSHandler)
+    connection = ServerConnection(Protocol(), handler, None, ServerSession("s1", Document()))
+    connection.detach_session()
+    handler.connection = connection
+    handler.application = SimpleNamespace(settings={}, client_lost=lost.append)
+    handler.on_close()
+    assert lost == [connection]
+
+
 def test_dropped_events_are_logged_once_then_at_most_once_a_minute(binary_page, caplog, monkeypatch):
     now = [1000.0]
     monkeypatch.setattr(messages.time, "monotonic", lambda: now[0])

@@ -32,6 +32,13 @@ WHAT_IF_MESSAGES = frozenset({"judge", "move", "undo"})
 WORKBENCH_PAGE_FIELDS = frozenset({"query", "run", "k"})
 
 
+def session_gone(connection) -> bool:
+    """Whether a Bokeh server connection has lost its session: Bokeh detaches it when the session is
+    destroyed (a page that left as its session was made), and ``connection.session`` then fails an
+    assertion, in a message's handling or in Bokeh's ``on_close``, each a traceback in the log."""
+    return connection is not None and connection._session is None
+
+
 class Refusal(Exception):
     """A websocket message no page sends: the connection is closed, with ``code`` as the reason."""
 
@@ -250,8 +257,8 @@ class PageMessages:
 
     async def _receive_checked(self, fragment: str | bytes):
         """The message ``fragment`` completes, or None; a Refusal for what no page sends."""
-        if self.receiver is None or self.connection is None:
-            raise Refusal("not-open")
+        if self.receiver is None or self.connection is None or session_gone(self.connection):
+            raise Refusal("not-open")  # not yet open, or its session is gone
         if not isinstance(fragment, str):
             raise Refusal("binary-frame")
         self._frames += 1

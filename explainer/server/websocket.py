@@ -31,7 +31,7 @@ from tornado.web import HTTPError
 from explainer.server.config import config_of
 from explainer.server.guards import client_of, guards_of
 from explainer.server.logs import log, shorten
-from explainer.server.messages import PageMessages
+from explainer.server.messages import PageMessages, session_gone
 from explainer.server.origins import is_allowed_origin
 from explainer.server.tokens import token_refusal
 
@@ -141,4 +141,10 @@ class ExplainerWSHandler(PageMessages, WSHandler):
         if self._session_id is not None:
             guards.in_use.discard(self._session_id)
             self._session_id = None
+        if session_gone(self.connection):
+            # Its session was destroyed while it was open (a page that left as its session was
+            # made): Bokeh's on_close would fail an assertion on it and log a traceback; the
+            # application only has to forget the connection.
+            self.application.client_lost(self.connection)
+            return None
         return super().on_close()
