@@ -147,6 +147,21 @@ def test_more_permutations_are_drawn_while_ps_interval_contains_alpha_then_undec
     assert not clear.undecided and clear.n_permutations == 2000 and clear.p_low > 1e-6
 
 
+def test_a_test_asked_again_with_a_floor_goes_on_with_the_same_stream():
+    a, b = differences(6, 80, shift=0.0)
+    d = b - a
+    first = sig.randomization_test(d, 0.0, "greater", n_permutations=2000, seed=1)
+    alpha = first.extreme / 2000  # its interval holds alpha: the count doubles to the cap
+    to_cap = sig.randomization_test(d, 0.0, "greater", n_permutations=2000, seed=1, alpha=alpha, max_permutations=8000)
+    # No alpha, a floor of 8000: the same 8000 patterns, so the same count of extreme ones.
+    floored = sig.randomization_test(d, 0.0, "greater", n_permutations=2000, seed=1, min_permutations=8000)
+    assert floored.n_permutations == to_cap.n_permutations == 8000
+    assert floored.extreme == to_cap.extreme and not floored.undecided
+    # The floor stops at the cap (10 x the first count unless given).
+    capped = sig.randomization_test(d, 0.0, "greater", n_permutations=2000, seed=1, min_permutations=10**9)
+    assert capped.n_permutations == 20_000
+
+
 def test_enough_permutations_leave_alpha_out_of_the_interval():
     a, b = differences(10, 18, shift=0.05)
     d = b - a

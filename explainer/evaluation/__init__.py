@@ -17,7 +17,8 @@
     sweep(runs, "weight").best("ndcg_cut_10")    # runs named weight=0.1, weight=0.3, ...
 
 Modules: ``formats`` (reading), ``measures`` (per-query values), ``compare`` (two runs:
-statistics and the gate), ``many_runs`` (many runs: against the baseline or every pair),
+statistics and the gate), ``candidates`` (the gate over several candidates, adjusted), ``many_runs`` (many runs: against the
+baseline or every pair),
 ``sweep`` (runs ordered by a parameter's setting), ``effects`` (effect size and power in
 words), ``cli`` (the ``evaluate`` command), ``golden`` (the shipped golden set).
 """

@@ -40,12 +40,12 @@ from typing import TextIO
 from explainer.catalog import measures as catalog
 from explainer.catalog import names
 from explainer.catalog.measures import NICKNAMES
+from explainer.evaluation.candidates import adjusted_gates
 from explainer.evaluation.compare import (
     CORRECTION_NAMES,
     DEFAULT_GATE_MEASURE,
     TESTS,
     Comparison,
-    adjusted_gates,
     compare,
 )
 from explainer.evaluation.escaping import escaped

@@ -29,7 +29,7 @@ A query evaluated for one system and not the other (a run with no result for it)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -119,7 +119,9 @@ class MeasureVerdict:
     the t-test, the bootstrap's (``interval_method``) for the randomization test. ``p_low``
     and ``p_high`` are a Monte Carlo p-value's own interval (``p`` twice when exact or a
     t-test). ``outcome`` is None for a two-sided report. ``alternative`` is the tests' side:
-    ``"greater"`` for the one-sided questions.
+    ``"greater"`` for the one-sided questions. ``p_adjusted`` and its Monte Carlo interval
+    ``p_adjusted_low`` and ``p_adjusted_high`` are set when the p-value was adjusted over
+    several candidates (``candidates.adjusted_gates``).
     """
 
     measure: str
@@ -139,6 +141,8 @@ class MeasureVerdict:
     alpha: float
     alternative: str
     p_adjusted: float | None = None
+    p_adjusted_low: float | None = None
+    p_adjusted_high: float | None = None
 
     @property
     def mde(self) -> float:
@@ -169,6 +173,11 @@ class Gate:
     correction: str | None = None
     family: int = 1
     """With several candidates: the correction of each gate measure's p-values over the ``family`` candidates."""
+    n_permutations: int = 10_000
+    max_permutations: int = 100_000
+    seed: int = 0
+    """The randomization test's first count of permutations, its cap and its seed: a test asked again
+    against an adjusted level (``candidates.adjusted_gates``) draws the same stream."""
 
     @property
     def measure(self) -> str:
@@ -225,9 +234,11 @@ class Gate:
                         f"{'under' if under else 'not under'} alpha {self.alpha:g}"
                     )
             if v.outcome == "undecided":
+                adjusted = v.p_adjusted_low is not None
+                low, high = (v.p_adjusted_low, v.p_adjusted_high) if adjusted else (v.p_low, v.p_high)
                 p += (
-                    f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval [{v.p_low:.4f}, {v.p_high:.4f}] "
-                    f"still holds alpha after {v.n_permutations:,} permutations"
+                    f", its {sig.P_CONFIDENCE:.0%} Monte Carlo interval{' adjusted' if adjusted else ''} "
+                    f"[{low:.4f}, {high:.4f}] still holds alpha after {v.n_permutations:,} permutations"
                 )
             named = f"{v.measure}: " if len(self.verdicts) > 1 else ""
             parts.append(f"{named}mean difference {v.mean:+.4f}, {interval}, {p}")
@@ -436,6 +447,9 @@ def compare(
         test=test,
         verdicts=verdicts,
         outcome=gate_outcome(question, verdicts),
+        n_permutations=n_permutations,
+        max_permutations=10 * n_permutations if max_permutations is None else max(max_permutations, n_permutations),
+        seed=seed,
     )
     return Comparison(
         baseline_name=baseline.name,
@@ -445,43 +459,6 @@ def compare(
         only_baseline=only_baseline,
         only_candidate=only_candidate,
     )
-
-
-def adjusted_gates(comparisons, correction: str = "holm") -> tuple[Comparison, ...]:
-    """Several candidates' comparisons with one baseline, each gate measure's p-values adjusted over the candidates.
-
-    ``correction`` is ``significance.adjust``'s (``"holm"``, ``"bh"``, ``"none"``). A candidate
-    that shipped on its own test no longer ships on a measure whose adjusted p-value is not
-    under alpha; one that did not ship still does not; an undecided one stays undecided.
-    With Holm each candidate's "ships" keeps the chance of any false ship among them at most
-    alpha; with any of them, exit 0 needs every candidate to ship, an intersection-union test.
-    """
-    comparisons = tuple(comparisons)
-    if correction not in CORRECTION_NAMES:
-        raise ValueError(f"correction must be one of {', '.join(map(repr, CORRECTION_NAMES))}, got {correction!r}")
-    gates = [c.gate for c in comparisons]
-    if gates[0].question == "two-sided" or len(comparisons) < 2:
-        return comparisons
-    adjusted = [list(g.verdicts) for g in gates]
-    for j in range(len(gates[0].verdicts)):
-        raw = np.array([g.verdicts[j].p for g in gates], dtype=float)
-        for i, p_adjusted in enumerate(sig.adjust(raw, correction).tolist()):
-            v = gates[i].verdicts[j]
-            outcome = v.outcome
-            if outcome == "ships" and not p_adjusted < v.alpha:
-                outcome = "does not ship"
-            adjusted[i][j] = replace(v, p_adjusted=float(p_adjusted), outcome=outcome)
-    out = []
-    for c, verdicts in zip(comparisons, adjusted, strict=True):
-        gate = replace(
-            c.gate,
-            verdicts=tuple(verdicts),
-            outcome=gate_outcome(c.gate.question, verdicts),
-            correction=correction,
-            family=len(comparisons),
-        )
-        out.append(replace(c, gate=gate))
-    return tuple(out)
 
 
 def gate_outcome(question: str, verdicts) -> str | None:

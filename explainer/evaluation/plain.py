@@ -102,6 +102,8 @@ def _verdict_dict(v) -> dict:
         "p": number(v.p),
         "p_text": v.p_text(),
         "p_adjusted": number(v.p_adjusted),
+        "p_adjusted_low": number(v.p_adjusted_low),
+        "p_adjusted_high": number(v.p_adjusted_high),
         "p_low": number(v.p_low),
         "p_high": number(v.p_high),
         "permutations": v.n_permutations,

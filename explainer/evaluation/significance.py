@@ -189,6 +189,7 @@ def randomization_test(
     alpha: float | None = None,
     max_permutations: int | None = None,
     p_confidence: float = P_CONFIDENCE,
+    min_permutations: int = 0,
 ) -> RandomizationTest:
     """The paired randomization test of ``delta - shift``: each query's sign is kept or flipped at random.
 
@@ -203,6 +204,9 @@ def randomization_test(
     ``p_confidence`` Clopper-Pearson interval contains it, the count of patterns doubles
     (the same stream of patterns, continued) until the interval leaves alpha or reaches
     ``max_permutations`` (default 10 x ``n_permutations``), where the test is ``undecided``.
+    ``min_permutations``: the count doubles at least until it reaches this (within the cap),
+    whatever the interval: a test asked again against another level (an adjusted one,
+    ``candidates.adjusted_gates``) goes on from where it stopped, as the stream is the same.
     A pattern whose mean equals the observed one up to rounding counts as extreme.
     """
     _check_alternative(alternative)
@@ -253,7 +257,7 @@ def randomization_test(
 
     drawn, extreme = n_permutations, draw(n_permutations)
     low, high = clopper_pearson(extreme, drawn, p_confidence)
-    while alpha is not None and low <= alpha <= high and drawn < cap:
+    while drawn < cap and (drawn < min_permutations or (alpha is not None and low <= alpha <= high)):
         more = min(drawn, cap - drawn)
         extreme += draw(more)
         drawn += more
