@@ -11,7 +11,7 @@ from scipy import stats
 
 from explainer.evaluation.formats import read_qrels, read_run
 from explainer.evaluation.measures import evaluate
-from explainer.evaluation.sweep import parameter_values, setting_of, sweep
+from explainer.evaluation.sweep import named_parameter, parameter_values, setting_of, sweep
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
@@ -149,3 +149,17 @@ def test_the_sweeps_json_gives_the_settings_in_order_and_each_measures_best():
         assert neighbour["p"] == pytest.approx(stats.ttest_rel(column[0.5], column[w]).pvalue, rel=1e-9)
         assert neighbour["distinguishable"] == (neighbour["p_adjusted"] < 0.05)
     assert out["runs"]["design"] == "neighbours" and len(out["runs"]["measures"][0]["pairs"]) == 4
+
+
+def test_the_parameter_every_run_names_once_with_settings_all_different_is_found():
+    assert named_parameter([["sys", "weight=0.25.run"], ["x", "weight=0.5.run"], ["y", "weight=1.run"]]) == "weight"
+    # A written name first, then the part after its dots, dashes or underscores, as runs name it.
+    assert named_parameter([["hybrid_weight=0.3"], ["hybrid_weight=0.5"]]) == "hybrid_weight"
+    assert named_parameter([["runA.weight=0.3"], ["runB.weight=0.5"]]) == "weight"
+    # k names the same setting twice; b differs: b.
+    assert named_parameter([["k=1 b=0.4"], ["k=1 b=0.75"]]) == "b"
+    # None: a run names none, or two settings, or two runs the same.
+    assert named_parameter([["weight=0.3"], ["bm25"]]) is None
+    assert named_parameter([["weight=0.3 weight=0.4"], ["weight=0.5"]]) is None
+    assert named_parameter([["weight=0.3"], ["weight=0.30"]]) is None
+    assert named_parameter([]) is None

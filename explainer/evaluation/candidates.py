@@ -22,7 +22,28 @@ from dataclasses import replace
 import numpy as np
 
 from explainer.evaluation import significance as sig
-from explainer.evaluation.compare import CORRECTION_NAMES, Comparison, MeasureVerdict, gate_outcome
+from explainer.evaluation.compare import CORRECTION_NAMES, Comparison, MeasureVerdict, compare, gate_outcome
+
+
+def candidate_gates(evaluations, table=None, correction: str = "holm", names=None, **options) -> tuple[Comparison, ...]:
+    """Each candidate (``evaluations[1:]``) compared with the baseline (``evaluations[0]``), the gates adjusted.
+
+    ``options`` are ``compare``'s (the gate's measures, question, margin, alpha, test and
+    draws); with more than one candidate the gates are adjusted by ``correction``
+    (``adjusted_gates``). ``table``: ``many_runs``' table of these runs against the baseline,
+    whose rows ``compare`` reuses; ``names``: each run's name in the report.
+    """
+    evaluations = tuple(evaluations)
+    out = []
+    for i, candidate in enumerate(evaluations[1:], start=1):
+        rows = None
+        if table is not None and table.design == "baseline":  # its rows are compare's: made once
+            rows = {m.name: table.pair(m.name, 0, i).comparison for m in table.measures}
+        comparison = compare(evaluations[0], candidate, rows=rows, **options)
+        if names is not None:
+            comparison = replace(comparison, baseline_name=names[0], candidate_name=names[i])
+        out.append(comparison)
+    return adjusted_gates(out, correction)
 
 
 def adjusted_gates(comparisons, correction: str = "holm") -> tuple[Comparison, ...]:

@@ -40,13 +40,12 @@ from typing import TextIO
 from explainer.catalog import measures as catalog
 from explainer.catalog import names
 from explainer.catalog.measures import NICKNAMES
-from explainer.evaluation.candidates import adjusted_gates
+from explainer.evaluation.candidates import candidate_gates
 from explainer.evaluation.compare import (
     CORRECTION_NAMES,
     DEFAULT_GATE_MEASURE,
     TESTS,
     Comparison,
-    compare,
 )
 from explainer.evaluation.escaping import escaped
 from explainer.evaluation.formats import DUPLICATES, InputError, Qrels, Run, read_qrels, read_run
@@ -546,27 +545,21 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     elif tabled:
         table = many_runs(tabled_evaluations, "baseline", correction=args.correction, **settings)
         table = replace(table, names=tuple(names))
-    candidates = []
-    for i, candidate in enumerate(evaluations[1:], start=1):
-        rows = None
-        if table is not None and table.design == "baseline":  # its rows are compare's: made once
-            rows = {m.name: table.pair(m.name, 0, i).comparison for m in table.measures}
-        comparison = compare(
-            evaluations[0],
-            candidate,
-            measure=gate_measures,
-            **_question(args),
-            alpha=args.alpha,
-            test=args.test,
-            n_permutations=args.permutations,
-            max_permutations=args.max_permutations,
-            n_bootstrap=args.bootstrap,
-            confidence=args.confidence,
-            seed=args.seed,
-            rows=rows,
-        )
-        candidates.append(replace(comparison, baseline_name=names[0], candidate_name=names[i]))
-    candidates = adjusted_gates(candidates, args.correction) if len(candidates) > 1 else tuple(candidates)
+    candidates = candidate_gates(
+        evaluations,
+        table,
+        args.correction,
+        names,
+        measure=gate_measures,
+        **_question(args),
+        alpha=args.alpha,
+        test=args.test,
+        n_permutations=args.permutations,
+        max_permutations=args.max_permutations,
+        n_bootstrap=args.bootstrap,
+        confidence=args.confidence,
+        seed=args.seed,
+    )
     two = None if tabled else candidates[0]
     return Report(evaluations, two, names, tuple(paths), args.qrels, candidates, table, swept)
 

@@ -60,6 +60,31 @@ def setting_of(parameter: str, texts: Sequence[str]) -> float:
     return found[0]
 
 
+def named_parameter(texts: Sequence[Sequence[str]]) -> str | None:
+    """The parameter every run names one setting of, no two runs the same (``texts[i]``: run i's name, its file...).
+
+    The first such name in the order the first run writes them, a written name before the
+    parts after its dots, dashes or underscores (``bm25.weight=0.3`` names ``bm25.weight``,
+    then ``weight``), or None when there is none: how a page that is not told the parameter
+    finds a sweep among its runs.
+    """
+    found = []
+    for text in texts[0] if texts else ():
+        for name in re.findall(rf"(?<![A-Za-z0-9])({PARAMETER.pattern})=(?:{_NUMBER})", text):
+            parts = re.split(r"(?<=[._-])(?=[A-Za-z_])", name)
+            for i in range(len(parts)):
+                if "".join(parts[i:]) not in found:
+                    found.append("".join(parts[i:]))
+    for name in found:
+        try:
+            values = [setting_of(name, run) for run in texts]
+        except ValueError:
+            continue
+        if len(set(values)) == len(values):
+            return name
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class Sweep:
     """The runs in the order of ``parameter``'s ``values``; ``runs`` compares each with the next.
