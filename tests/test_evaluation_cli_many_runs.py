@@ -365,21 +365,21 @@ def test_the_sweeps_json_names_the_best_and_its_neighbours(tmp_path):
     assert f"#   {measure['verdict']}\n" in err
 
 
-def test_the_page_takes_two_runs_and_says_so_for_more(tmp_path):
+def test_the_page_takes_ten_runs_and_says_so_for_more(tmp_path):
     import subprocess
     import sys
 
     _, _, qrels_path, paths = five_runs(tmp_path)
+    eleven = [*paths, *paths, paths[0]]
     done = subprocess.run(
-        [sys.executable, "-m", "explainer.cli", "evaluate", qrels_path, *paths[:3], "--html", tmp_path / "page.html"],
+        [sys.executable, "-m", "explainer.cli", "evaluate", qrels_path, *eleven, "--html", tmp_path / "page.html"],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 2 and not (tmp_path / "page.html").exists()
     assert done.stderr == (
-        "relevance-explainer evaluate: --html and --serve show two runs, a baseline and a candidate: compare more "
-        "runs (or --all-pairs, --sweep) without them\n"
+        "relevance-explainer evaluate: --html and --serve show at most 10 runs, got 11: compare more without them\n"
     )
 
 

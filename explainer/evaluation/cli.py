@@ -484,11 +484,6 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     if [args.qrels, *paths].count(STDIN) > 1:
         raise ValueError("standard input (-) can be read for one file only")
     tabled = _tabled(args, len(paths))
-    if tabled and (getattr(args, "html", None) or getattr(args, "serve", False)):
-        raise ValueError(
-            "--html and --serve show two runs, a baseline and a candidate: compare more runs "
-            "(or --all-pairs, --sweep) without them"
-        )
     if tabled and len(paths) < 2:
         flag = "--sweep" if getattr(args, "sweep", None) else "--all-pairs"
         raise ValueError(f"{flag} compares runs: give at least two")
@@ -498,12 +493,8 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     qrels = _load(read_qrels, args.qrels, args.duplicates, stream)
     runs = [_load(read_run, path, args.duplicates, stream) for path in paths]
     measures = asked
-    gate_measures = ()
     if len(runs) >= 2:
-        gate_measures = tuple(
-            Measure.parse(m, args.ndcg_convention) for m in (args.gate_measure or [DEFAULT_GATE_MEASURE])
-        )
-        measures = (*measures, *(m for m in gate_measures if m not in measures))
+        measures = (*measures, *(m for m in gate_options(args)["measure"] if m not in measures))
     evaluations = tuple(
         evaluate(
             qrels,
@@ -545,21 +536,7 @@ def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = 
     elif tabled:
         table = many_runs(tabled_evaluations, "baseline", correction=args.correction, **settings)
         table = replace(table, names=tuple(names))
-    candidates = candidate_gates(
-        evaluations,
-        table,
-        args.correction,
-        names,
-        measure=gate_measures,
-        **_question(args),
-        alpha=args.alpha,
-        test=args.test,
-        n_permutations=args.permutations,
-        max_permutations=args.max_permutations,
-        n_bootstrap=args.bootstrap,
-        confidence=args.confidence,
-        seed=args.seed,
-    )
+    candidates = candidate_gates(evaluations, table, args.correction, names, **gate_options(args))
     two = None if tabled else candidates[0]
     return Report(evaluations, two, names, tuple(paths), args.qrels, candidates, table, swept)
 
@@ -584,6 +561,21 @@ def _check_detect(args: argparse.Namespace) -> None:
 def _tabled(args: argparse.Namespace, n_runs: int) -> bool:
     """Whether the runs get the table of runs by measures: more than two, or ``--all-pairs`` or ``--sweep``."""
     return n_runs > 2 or bool(getattr(args, "all_pairs", False)) or bool(getattr(args, "sweep", None))
+
+
+def gate_options(args: argparse.Namespace) -> dict:
+    """The gate's settings as ``compare`` takes them: its measures, question and margin, alpha, test and draws."""
+    return {
+        "measure": tuple(Measure.parse(m, args.ndcg_convention) for m in (args.gate_measure or [DEFAULT_GATE_MEASURE])),
+        **_question(args),
+        "alpha": args.alpha,
+        "test": args.test,
+        "n_permutations": args.permutations,
+        "max_permutations": args.max_permutations,
+        "n_bootstrap": args.bootstrap,
+        "confidence": args.confidence,
+        "seed": args.seed,
+    }
 
 
 def _question(args: argparse.Namespace) -> dict:

@@ -84,6 +84,13 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         report = evaluation_cli.report_from_args(args, err)
         texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
         if args.html or args.serve:
+            from explainer.workbench.data import MAX_RUNS
+
+            if len(report.evaluations) > MAX_RUNS:
+                raise ValueError(
+                    f"--html and --serve show at most {MAX_RUNS} runs, got {len(report.evaluations)}: "
+                    "compare more without them"
+                )
             _check_text_ids(args, report)
     except (ValueError, MemoryError) as error:  # InputError is a ValueError
         if isinstance(error, MemoryError):
@@ -135,7 +142,8 @@ def _check_text_ids(args, report) -> None:
     """
     from explainer.evaluation.formats import InputError
 
-    runs = zip((args.run_file, args.run2_file), report.evaluations, strict=False)
+    paths = (args.run_file, args.run2_file, *(getattr(args, "more_runs", None) or ()))
+    runs = zip(paths, report.evaluations, strict=False)
     files = [(args.qrels, report.evaluations[0].qrels), *((path, evaluation.run) for path, evaluation in runs)]
     for path, lines in files:
         try:
@@ -165,8 +173,9 @@ def _first_line_not_utf8(path: str) -> int | None:
 
 def _workbench_maker(args, report, topics: dict, documents: dict):
     """A function that makes a Workbench of the report's evaluations (each session gets its own)."""
+    from explainer.evaluation import cli as evaluation_cli
     from explainer.workbench import Workbench
-    from explainer.workbench.data import Evaluated, Loaded
+    from explainer.workbench.data import Evaluated, Loaded, compared
 
     evaluations = report.evaluations
     loaded = Loaded(
@@ -177,10 +186,15 @@ def _workbench_maker(args, report, topics: dict, documents: dict):
         measures=evaluations[0].measures,
         relevance_level=evaluations[0].relevance_level,
     )
-    evaluated = Evaluated(loaded, evaluations, report.comparison)
+    # The gate's settings, for these runs and for the files a reader uploads to the served page.
+    options = {**evaluation_cli.gate_options(args), "correction": args.correction}
+    if report.comparison is not None:  # two runs: the comparison the command printed
+        evaluated = Evaluated(loaded, evaluations, (report.comparison,))
+    else:  # more: the page's table of runs against the baseline, whatever table the command printed
+        evaluated = compared(loaded, evaluations, **options)
 
-    def make(**options) -> Workbench:
-        return Workbench(evaluated=evaluated, **options)
+    def make(**view_options) -> Workbench:
+        return Workbench(evaluated=evaluated, compare_options=options, **view_options)
 
     return make
 

@@ -1,23 +1,41 @@
 """What the workbench shows, as plain data for the browser: the queries table, and one query in full.
 
-Nothing here draws. ``Loaded`` holds what a reader gave (qrels, one or two runs, the topics'
-texts, the documents' titles); ``table_of`` evaluates it with ``explainer.evaluation`` (every
-number of the table, the means and the statistics come from there: the per-query measures as
-trec_eval computes them, the statistics from scipy) and ``query_of`` gives one query's two ranked lists, their grades, the judged documents
-they missed, and the states of figure 1 and of the conventions figure for each list, made by
-the figures' own state classes (``BinaryState.for_list``, ``ConventionsState.for_list``).
+Nothing here draws. ``Loaded`` holds what a reader gave (qrels, one run or up to ``MAX_RUNS``,
+the topics' texts, the documents' titles); ``table_of`` evaluates it with ``explainer.evaluation``
+(every number of the table, the means and the statistics come from there: the per-query measures
+as trec_eval computes them, the statistics from scipy; with more than two runs the table of runs
+by measures of ``many_runs``, each candidate's gate of ``candidates`` and a sweep of ``sweep``)
+and ``query_of`` gives one query's ranked lists, their grades, the judged documents they missed,
+and the states of figure 1 and of the conventions figure for each list, made by the figures' own
+state classes (``BinaryState.for_list``, ``ConventionsState.for_list``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from explainer.catalog import conventions
 from explainer.catalog.conventions import DEFAULT_CONVENTION
-from explainer.evaluation import DEFAULT_MEASURES, Comparison, Evaluation, Measure, Qrels, Run, compare, evaluate
+from explainer.evaluation import (
+    DEFAULT_MEASURES,
+    Comparison,
+    Evaluation,
+    ManyRuns,
+    Measure,
+    Qrels,
+    Run,
+    Sweep,
+    evaluate,
+)
+from explainer.evaluation.candidates import candidate_gates
+from explainer.evaluation.compare import CORRECTION_NAMES, aligned, paired_qids
+from explainer.evaluation.many_runs import gate_summary, letter, many_runs
+from explainer.evaluation.run_names import distinct_names
+from explainer.evaluation.significance import format_p
+from explainer.evaluation.sweep import named_parameter, sweep
 from explainer.figures.binary import BinaryState
 from explainer.figures.conventions import ConventionsState
 from explainer.figures.ndcg import MAX_GRADE
@@ -30,10 +48,16 @@ DEFAULT_K = 10
 
 ROLES = ("baseline", "candidate")
 
+MAX_RUNS = 10
+"""The most runs a page takes: a baseline and nine candidates (the command line takes any number)."""
+
+MANY_RUNS_SETTINGS = ("test", "alpha", "n_permutations", "n_bootstrap", "confidence", "seed")
+"""The gate's settings (``compare``'s options) that the table of runs by measures takes too."""
+
 
 @dataclass(frozen=True, eq=False)
 class Loaded:
-    """What the reader gave: judgments, one run or two (baseline first), and optional texts.
+    """What the reader gave: judgments, one run or up to ``MAX_RUNS`` (baseline first), and optional texts.
 
     ``topics`` maps a qid to the query's text and ``documents`` a docid to a title; either
     may be empty. ``sources`` names each file as the reader named it (for the page's notes).
@@ -47,35 +71,46 @@ class Loaded:
     relevance_level: int = 1
 
     def __post_init__(self):
-        if not 1 <= len(self.runs) <= 2:
-            raise ValueError(f"give one run or two (a baseline and a candidate), got {len(self.runs)}")
+        if not 1 <= len(self.runs) <= MAX_RUNS:
+            raise ValueError(
+                f"give one run to {MAX_RUNS} (a baseline, then the candidates), got {len(self.runs)}; "
+                "compare more from the command line (relevance-explainer evaluate)"
+            )
 
 
 @dataclass(frozen=True, eq=False)
 class Evaluated:
-    """``Loaded`` evaluated: one ``Evaluation`` per run, and the ``Comparison`` of two."""
+    """``Loaded`` evaluated: one ``Evaluation`` per run, each candidate's ``Comparison`` with the baseline
+    (its gate adjusted over the candidates when there are several), and with more than two runs the
+    table of runs by measures (``many``) and, when the runs name a parameter's settings, its ``sweep``."""
 
     loaded: Loaded
     evaluations: tuple[Evaluation, ...]
-    comparison: Comparison | None
+    candidates: tuple[Comparison, ...] = ()
+    many: ManyRuns | None = None
+    sweep: Sweep | None = None
+
+    @property
+    def comparison(self) -> Comparison | None:
+        """The comparison of two runs (None for one run, or more than two: see ``candidates``)."""
+        return self.candidates[0] if len(self.evaluations) == 2 else None
 
     @property
     def qids(self) -> tuple[str, ...]:
-        """Every query of the table: evaluated for either run, in trec_eval's order."""
-        if self.comparison is not None:
-            return next(iter(self.comparison.measures.values())).qids
+        """Every query of the table: evaluated for any run, in trec_eval's order."""
+        if len(self.evaluations) > 1:
+            return paired_qids(self.evaluations)
         return self.evaluations[0].qids
 
     def values(self, run: int, name: str) -> np.ndarray:
         """Run ``run``'s value of measure ``name`` for each query of ``qids`` (0 where it has no result)."""
-        if self.comparison is not None:
-            chosen = self.comparison.measures[name]
-            return chosen.baseline if run == 0 else chosen.candidate
+        if len(self.evaluations) > 1:
+            return aligned(self.evaluations[run], name, self.qids)
         return self.evaluations[0].values[name]
 
 
-def evaluate_loaded(loaded: Loaded, **compare_options: Any) -> Evaluated:
-    """Evaluate each run against the qrels, and compare two (``compare_options`` go to ``compare``)."""
+def evaluate_loaded(loaded: Loaded, **options: Any) -> Evaluated:
+    """Evaluate each run against the qrels, then compare them (``compared``, which takes ``options``)."""
     evaluations = tuple(
         evaluate(loaded.qrels, run, loaded.measures, relevance_level=loaded.relevance_level) for run in loaded.runs
     )
@@ -84,26 +119,74 @@ def evaluate_loaded(loaded: Loaded, **compare_options: Any) -> Evaluated:
             "no query is in both the qrels and the run: check that they are for the same queries "
             "(the first field of each line is the query's id)"
         )
-    comparison = compare(*evaluations, **compare_options) if len(evaluations) == 2 else None
-    return Evaluated(loaded, evaluations, comparison)
+    return compared(loaded, evaluations, **options)
+
+
+def compared(
+    loaded: Loaded, evaluations: tuple[Evaluation, ...], correction: str = "holm", **compare_options: Any
+) -> Evaluated:
+    """The runs' evaluations compared: each candidate with the baseline (``compare_options`` go to
+    ``compare``); with more than two runs, also the table of runs by measures and a sweep when the
+    runs name a parameter, their p-values and the gates adjusted over the candidates by ``correction``."""
+    if len(evaluations) == 1:
+        return Evaluated(loaded, evaluations)
+    table = swept = None
+    names = None
+    if len(evaluations) > 2:
+        names = distinct_names([e.name for e in evaluations], [run.source for run in loaded.runs])
+        settings = {key: value for key, value in compare_options.items() if key in MANY_RUNS_SETTINGS}
+        # The table's cells are means of the per-query values: of the measures whose all line is one.
+        tabled = tuple(
+            replace(e, measures=tuple(m for m in e.measures if m.family.average == "mean")) for e in evaluations
+        )
+        table = replace(many_runs(tabled, "baseline", correction=correction, **settings), names=names)
+        sources = [[e.name, run.source] for e, run in zip(evaluations, loaded.runs, strict=True)]
+        if parameter := named_parameter(sources):
+            swept = sweep(tabled, parameter, sources=sources, correction=correction, **settings)
+            swept = replace(swept, runs=replace(swept.runs, names=tuple(names[i] for i in swept.order)))
+    candidates = candidate_gates(evaluations, table, correction, names, **compare_options)
+    return Evaluated(loaded, evaluations, candidates, table, swept)
 
 
 def evaluate_files(
-    files: dict[str, tuple[str, Any]], measures: tuple[Measure, ...], relevance_level: int, **compare_options: Any
+    files: dict[str, Any], measures: tuple[Measure, ...], relevance_level: int, **compare_options: Any
 ) -> Evaluated | None:
-    """The uploaded ``files`` (by slot: ``(name, what was read)``) evaluated, or None until they
-    hold judgments and a baseline; ``ValueError`` when they do not go together."""
+    """The uploaded ``files`` (``with_file``'s) evaluated, or None until they hold judgments and a
+    baseline; ``ValueError`` when they do not go together."""
     if "qrels" not in files or "baseline" not in files:
         return None
     loaded = Loaded(
         qrels=files["qrels"][1],
-        runs=tuple(files[slot][1] for slot in ROLES if slot in files),
+        runs=(files["baseline"][1], *(run for _, run in files.get("candidate", ()))),
         topics=files.get("topics", (None, {}))[1],
         documents=files.get("documents", (None, {}))[1],
         measures=measures,
         relevance_level=relevance_level,
     )
     return evaluate_loaded(loaded, **compare_options)
+
+
+def with_file(files: dict[str, Any], slot: str, name: str, parsed: Any) -> dict[str, Any]:
+    """The uploaded files with one more (a new dict): ``files[slot]`` is ``(name, what was read)``,
+    except ``files["candidate"]``, a tuple of them, the candidates in the order they came.
+
+    A candidate is added after the others, or takes the place of the one of the same file name
+    (a reader sends a file again once it is mended); any other slot holds one file, the last sent.
+    """
+    if slot != "candidate":
+        return {**files, slot: (name, parsed)}
+    held = list(files.get("candidate", ()))
+    same = [i for i, (held_name, _) in enumerate(held) if held_name == name]
+    if same:
+        held[same[0]] = (name, parsed)
+    else:
+        held.append((name, parsed))
+    return {**files, "candidate": tuple(held)}
+
+
+def runs_held(files: dict[str, Any]) -> int:
+    """How many runs the uploaded files hold: the baseline and the candidates."""
+    return int("baseline" in files) + len(files.get("candidate", ()))
 
 
 def max_grade(qrels: Qrels) -> int:
@@ -120,9 +203,15 @@ def _finite(value: float) -> float | None:
 
 
 def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
-    """The queries table and everything above it: per-query values, means, statistics, the gate."""
+    """The queries table and everything above it: per-query values, means, statistics, the gate.
+
+    Two runs: ``comparison``, the candidate's with the baseline. More: ``comparisons``, each
+    candidate's, and ``many``, the table of runs by measures (``runs_table``).
+    """
     loaded = evaluated.loaded
     qids = evaluated.qids
+    n_runs = len(evaluated.evaluations)
+    names = evaluated.many.names if evaluated.many is not None else [e.name for e in evaluated.evaluations]
     # relstring (average "none") is text: the table's columns are numbers
     measures = [_measure(m) for m in evaluated.evaluations[0].measures if m.family.average != "none"]
     runs = []
@@ -130,58 +219,134 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
         evaluated_here = set(evaluation.qids)
         runs.append(
             {
-                "name": evaluation.name,
-                "role": ROLES[i] if len(evaluated.evaluations) == 2 else "run",
+                "name": names[i],
+                "role": _role(i, n_runs),
+                "letter": letter(i),
                 "source": evaluation.run.source,
                 "values": [evaluated.values(i, m["name"]).tolist() for m in measures],
                 "present": [q in evaluated_here for q in qids],
                 "summary": evaluation.summary.lines(),
             }
         )
-    comparison = None
-    if evaluated.comparison is not None:
-        c = evaluated.comparison
-        comparison = {
-            "measures": {
-                name: {
-                    "wins": m.wins,
-                    "ties": m.ties,
-                    "losses": m.losses,
-                    "t_p": _finite(m.t_p),
-                    "randomization_p": _finite(m.randomization_p),
-                    "exact": m.exact,
-                    "n_permutations": m.n_permutations,
-                    "ci_low": _finite(m.ci_low),
-                    "ci_high": _finite(m.ci_high),
-                    "confidence": m.confidence,
-                    "bootstrap_method": m.bootstrap_method,
-                }
-                for name, m in c.measures.items()
-            },
-            "gate": {
-                "measure": c.gate.measure,
-                "question": c.gate.question,
-                "null": c.gate.null,
-                "outcome": c.gate.outcome,
-                "margin": c.gate.margin,
-                "alpha": c.gate.alpha,
-                "test": c.gate.test,
-                "ships": c.gate.ships,
-                "reason": c.gate.reason,
-            },
-        }
     return {
         "qids": list(qids),
         "texts": [loaded.topics.get(q, "") for q in qids] if loaded.topics else [],
         "measures": measures,
         "runs": runs,
-        "comparison": comparison,
+        "comparison": None if evaluated.comparison is None else _comparison(evaluated.comparison),
+        "comparisons": [_comparison(c) for c in evaluated.candidates] if n_runs > 2 else [],
+        "many": runs_table(evaluated) if n_runs > 2 else None,
         "relevance_level": loaded.relevance_level,
         "max_grade": max_grade(loaded.qrels),
         "figure_depth": figure_depth,
         "qrels_source": loaded.qrels.source,
         "titles": bool(loaded.documents),
     }
+
+
+def _role(i: int, n_runs: int) -> str:
+    """A run's role as the page names it: the run, the baseline or the candidate; with more, ``run c``."""
+    if n_runs == 1:
+        return "run"
+    if n_runs == 2 or i == 0:
+        return ROLES[min(i, 1)]
+    return f"run {letter(i)}"
+
+
+def _comparison(c: Comparison) -> dict:
+    return {
+        "measures": {
+            name: {
+                "wins": m.wins,
+                "ties": m.ties,
+                "losses": m.losses,
+                "t_p": _finite(m.t_p),
+                "randomization_p": _finite(m.randomization_p),
+                "exact": m.exact,
+                "n_permutations": m.n_permutations,
+                "ci_low": _finite(m.ci_low),
+                "ci_high": _finite(m.ci_high),
+                "confidence": m.confidence,
+                "bootstrap_method": m.bootstrap_method,
+            }
+            for name, m in c.measures.items()
+        },
+        "gate": {
+            "measure": c.gate.measure,
+            "question": c.gate.question,
+            "null": c.gate.null,
+            "outcome": c.gate.outcome,
+            "margin": c.gate.margin,
+            "alpha": c.gate.alpha,
+            "test": c.gate.test,
+            "ships": c.gate.ships,
+            "reason": c.gate.reason,
+        },
+    }
+
+
+def runs_table(evaluated: Evaluated) -> dict:
+    """More than two runs as the page shows them above the pair it compares: the table of runs by
+    measures (``ManyRuns``: each run's mean, its interval and the letters of the runs it is better
+    than), the gate over the candidates, and the sweep when the runs name a parameter."""
+    table = evaluated.many
+    candidates = evaluated.candidates
+    gate = candidates[0].gate
+    any_cell = table.cells[table.measures[0].name][0]
+    out = {
+        "method": table.method(),
+        "cells": (
+            f"Each cell: the run's mean, its {table.confidence:.0%} bootstrap interval ({any_cell.interval_method}, "
+            f"{table.n_bootstrap:,} resamples), then the letters of the runs it is better than "
+            f"(adjusted p < {table.alpha:g})."
+        ),
+        "measures": [
+            {
+                "name": m.name,
+                "label": m.label,
+                "cells": [
+                    {"mean": c.mean, "low": _finite(c.low), "high": _finite(c.high), "beats": table.marks(m.name, i)}
+                    for i, c in enumerate(table.cells[m.name])
+                ],
+            }
+            for m in table.measures
+        ],
+        "gate": {
+            "summary": gate_summary(candidates),
+            "correction": CORRECTION_NAMES[gate.correction] if gate.correction else None,
+            "outcomes": [None, *(c.gate.outcome for c in candidates)],
+        },
+        "sweep": None,
+    }
+    swept = evaluated.sweep
+    if swept is not None:
+        runs = swept.runs
+        draws = None if runs.exact or runs.test != "randomization" else runs.n_permutations
+        out["sweep"] = {
+            "parameter": swept.parameter,
+            "method": runs.method(),
+            "values": list(swept.values),
+            "order": list(swept.order),
+            "measures": {
+                m.name: {
+                    "cells": [
+                        {"mean": c.mean, "low": _finite(c.low), "high": _finite(c.high)} for c in runs.cells[m.name]
+                    ],
+                    "best": swept.best(m.name),
+                    "steps": [
+                        {
+                            "difference": step.mean_difference,
+                            "p": format_p(step.p_adjusted, draws),
+                            "significant": step.significant(runs.alpha),
+                        }
+                        for step in runs.pairs[m.name]
+                    ],
+                    "verdict": swept.verdict(m.name),
+                }
+                for m in runs.measures
+            },
+        }
+    return out
 
 
 def page_table(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:

@@ -1,6 +1,6 @@
 // Where the two runs differ most: every query's difference, sorted, with the queries lost most, won most.
-import { h } from "explainer/dom";
-import { button, section, signed, svg } from "explainer/workbench-elements";
+import { h, setText } from "explainer/dom";
+import { button, capital, section, signed, svg, theRun } from "explainer/workbench-elements";
 import { idNode } from "explainer/workbench-ids";
 
 const DIFFER_SHOWN = 5; // queries listed as lost most and won most
@@ -12,7 +12,8 @@ export function createDiffer(open, choose) {
   pick.addEventListener("change", () => choose(pick.value));
   const chart = svg("svg", { class: "wb-chart wb-differ-chart", viewBox: "0 0 600 160", preserveAspectRatio: "none", role: "img" });
   const lists = h("div", "wb-differ-lists");
-  box.append(h("p", "wb-note", "Each bar is one query: the candidate's value minus the baseline's, from the worst loss to the best win. Pick a query to see both lists."), pick, chart, lists);
+  const note = h("p", "wb-note");
+  box.append(note, pick, chart, lists);
   let order = [];
   let qids = [];
   chart.addEventListener("click", (event) => {
@@ -30,6 +31,8 @@ export function createDiffer(open, choose) {
         pick.replaceChildren(...table.measures.map((m) => Object.assign(h("option", "", m.label), { value: m.name })));
       }
       pick.value = name;
+      const [first, second] = table.runs.map(theRun);
+      setText(note, `Each bar is one query: ${second}'s value minus ${first}'s, from the worst loss to the best win. Pick a query to see both lists.`);
       const j = table.measures.findIndex((m) => m.name === name);
       const a = live.column(0, j);
       const b = live.column(1, j);
@@ -46,7 +49,7 @@ export function createDiffer(open, choose) {
       const width = Math.max(0.6, Math.min(8, (600 / n) * 0.8));
       chart.replaceChildren(svg("line", { x1: 0, x2: 600, y1: 80, y2: 80, class: "wb-axis" }), svg("path", { d: path, class: "wb-bars", "stroke-width": width }));
       const label = table.measures[j].label;
-      chart.setAttribute("aria-label", `${label}: candidate minus baseline for each of ${n} queries, sorted. ${delta.filter((d) => d < -1e-12).length} losses, ${delta.filter((d) => d > 1e-12).length} wins.`);
+      chart.setAttribute("aria-label", `${label}: ${second.replace(/^the /, "")} minus ${first.replace(/^the /, "")} for each of ${n} queries, sorted. ${delta.filter((d) => d < -1e-12).length} losses, ${delta.filter((d) => d > 1e-12).length} wins.`);
       const listOf = (title, picks) => {
         const group = h("div", "wb-differ-list");
         group.append(h("h3", "wb-subheading", title));
@@ -67,7 +70,7 @@ export function createDiffer(open, choose) {
       };
       const losses = order.filter((i) => delta[i] < -1e-12).slice(0, DIFFER_SHOWN);
       const wins = order.filter((i) => delta[i] > 1e-12).reverse().slice(0, DIFFER_SHOWN);
-      lists.replaceChildren(listOf(`The candidate lost most on (${label})`, losses), listOf(`The candidate won most on (${label})`, wins));
+      lists.replaceChildren(listOf(`${capital(second)} lost most on (${label})`, losses), listOf(`${capital(second)} won most on (${label})`, wins));
     },
   };
 }

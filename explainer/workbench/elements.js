@@ -19,6 +19,14 @@ export function runLabel(run) {
   return run.name === run.role ? run.role : `${run.role}: ${shownId(run.name)}`;
 }
 
+/** A run in a sentence: "the baseline", "the candidate", or with more runs "run c". */
+export function theRun(run) {
+  return run.role === "baseline" || run.role === "candidate" ? `the ${run.role}` : run.role;
+}
+
+/** A sentence's first letter in capitals. */
+export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export function button(text, className = "wb-button") {
   const b = h("button", className, text);
   b.type = "button";

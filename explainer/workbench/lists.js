@@ -1,6 +1,6 @@
 // One query's two ranked lists: grades from the qrels, what-if grade menus, where each document sits in the other run.
 import { h, setText } from "explainer/dom";
-import { button, runLabel } from "explainer/workbench-elements";
+import { button, runLabel, theRun } from "explainer/workbench-elements";
 import { idNode, shownId } from "explainer/workbench-ids";
 import { gradesWith, rankedDocs } from "explainer/workbench-values";
 
@@ -48,7 +48,7 @@ export function drawLists({ lists, missedLine }, view) {
       if (detail.runs.length === 2) {
         const there = other[1 - r].get(d);
         const otherRole = table.runs[1 - r].role;
-        const text = there ? `${otherRole}: rank ${there}` : `not in the ${otherRole}`;
+        const text = there ? `${otherRole}: rank ${there}` : `not in ${theRun(table.runs[1 - r])}`;
         cells.push(h("span", "wb-other", text));
       }
       cells.push(h("span", "wb-score", String(run.scores[detail.runs[r].docs.indexOf(d)])));

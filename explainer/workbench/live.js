@@ -2,13 +2,16 @@
 import { queryValuesWith } from "explainer/workbench-values";
 
 /**
- * The values the workbench draws, from `page`: its table (model.table), its state (the
- * what-if changes) and the queries it has in full (details, by qid), read as they are when asked.
+ * The values the workbench draws, from `page`: its table (model.table, or the two runs of it a
+ * reader picked: pair.js), its state (the what-if changes) and the queries it has in full
+ * (details, by qid, as the table sees them), read as they are when asked.
  */
 export function createLive(page) {
   const live = {
+    /** The query's what-if judgments, and the orders of the table's runs (a run seen in a pair by its place `at`). */
     whatIf(qid) {
-      return { judgments: page.state.judgments[qid] ?? {}, orders: page.state.orders[qid] ?? [null, null] };
+      const orders = page.state.orders[qid] ?? [];
+      return { judgments: page.state.judgments[qid] ?? {}, orders: page.table.runs.map((run, r) => orders[run.at ?? r] ?? null) };
     },
     changed(qid) {
       return Object.hasOwn(page.state.judgments, qid) || Object.hasOwn(page.state.orders, qid);

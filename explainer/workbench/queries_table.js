@@ -112,7 +112,7 @@ function columnsOf(table, cache) {
   if (table.texts.length) columns.push({ label: "Text", className: "wb-col-text", value: (i) => table.texts[i].toLowerCase(), text: (i) => table.texts[i] });
   table.measures.forEach((m, j) => {
     table.runs.forEach((run, r) => {
-      const label = two ? `${m.label} ${run.role === "baseline" ? "base" : "cand."}` : m.label;
+      const label = two ? `${m.label} ${{ baseline: "base", candidate: "cand." }[run.role] ?? run.letter}` : m.label;
       columns.push({ label, className: `num wb-col-m${j}${two ? "" : " wb-col-main"}`, value: (i) => cache()[r][j][i], text: (i) => f4(cache()[r][j][i]) });
     });
     if (two) columns.push({ label: `${m.label}\u00a0Δ`, className: `num wb-col-delta wb-col-m${j}`, value: (i) => cache()[1][j][i] - cache()[0][j][i], text: (i) => signed(cache()[1][j][i] - cache()[0][j][i]) });

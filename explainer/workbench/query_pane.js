@@ -55,6 +55,10 @@ export function createQueryPane(model, { change, whatIf: commitWhatIf, close }) 
     get shownRows() {
       return shownRows;
     },
+    /** How many runs the files hold (two of them seen in a pair): the state's orders have one entry each. */
+    get nRuns() {
+      return table.n_runs ?? table.runs.length;
+    },
     whatIf,
     change,
     commitWhatIf,
@@ -135,14 +139,15 @@ export function judgeMessages(detail, qid, changes, next) {
   });
 }
 
-/** A what-if order of run r's top list for the open query (none when it is the run's own). */
+/** A what-if order of run r's top list for the open query (none when it is the run's own); `at` is its place among all the runs. */
 function reorder(view, r, order) {
   const own = order.every((d, i) => d === i);
+  const at = view.table.runs[r].at ?? r;
   view.commitWhatIf((s) => {
-    const orders = s.orders[s.query] ?? [null, null];
-    orders[r] = own ? null : order;
+    const orders = s.orders[s.query] ?? Array(view.nRuns).fill(null);
+    orders[at] = own ? null : order;
     if (orders.some(Boolean)) s.orders[s.query] = orders;
     else delete s.orders[s.query];
     return s;
-  }, [{ type: "move", qid: view.state.query, run: r, order: own ? null : order }]);
+  }, [{ type: "move", qid: view.state.query, run: at, order: own ? null : order }]);
 }

@@ -4,7 +4,7 @@ import { h } from "explainer/dom";
 const SLOTS = [
   ["qrels", "Judgments (qrels)", "qid iter docid grade"],
   ["baseline", "Run: the baseline", "qid Q0 docid rank score tag"],
-  ["candidate", "Run: the candidate (optional)", "the same, for a second system"],
+  ["candidate", "Runs: the candidates (optional, several at once)", "the same, for other systems or settings"],
   ["topics", "Query texts (optional)", "qid, a tab, the text"],
   ["documents", "Document titles (optional)", "docid, a tab, the title"],
 ];
@@ -17,7 +17,7 @@ export function createUpload(model, statusBox) {
   const note = h(
     "p",
     "wb-note",
-    `Files stay in this page's session on the server, for you alone, until you close the page; nothing is written to disk. Each file at most ${mb(limits.max_file_bytes)} (gzipped files are fine, up to ${mb(limits.max_unpacked_bytes)} unpacked).`,
+    `Files stay in this page's session on the server, for you alone, until you close the page; nothing is written to disk. Each file at most ${mb(limits.max_file_bytes)} (gzipped files are fine, up to ${mb(limits.max_unpacked_bytes)} unpacked); at most ${limits.max_runs} runs. A candidate sent again under its file's name takes its own place.`,
   );
   el.append(summaryLine, note);
   for (const [slot, label, format] of SLOTS) {
@@ -26,9 +26,10 @@ export function createUpload(model, statusBox) {
     const input = h("input");
     input.type = "file";
     input.className = "wb-file";
+    input.multiple = slot === "candidate";
     zone.append(h("span", "wb-drop-label", label), h("span", "wb-drop-format", format), input);
-    zone.append(h("span", "wb-drop-hint", "Drop a file here, or choose one"));
-    input.addEventListener("change", () => input.files[0] && send(slot, input.files[0]));
+    zone.append(h("span", "wb-drop-hint", input.multiple ? "Drop files here, or choose them" : "Drop a file here, or choose one"));
+    input.addEventListener("change", () => sendAll(slot, input.files));
     zone.addEventListener("dragover", (event) => {
       event.preventDefault();
       zone.classList.add("is-over");
@@ -37,8 +38,7 @@ export function createUpload(model, statusBox) {
     zone.addEventListener("drop", (event) => {
       event.preventDefault();
       zone.classList.remove("is-over");
-      const file = event.dataTransfer?.files?.[0];
-      if (file) send(slot, file);
+      sendAll(slot, event.dataTransfer?.files);
     });
     el.append(zone);
   }
@@ -48,11 +48,17 @@ export function createUpload(model, statusBox) {
   // its end once it has read the file; files chosen meanwhile wait their turn (qrels and a run may
   // be dropped back to back), as the server takes one file at a time from a page.
   let queue = Promise.resolve();
-  function send(slot, file) {
-    queue = queue.then(() => sendNow(slot, file));
+  // Several candidates go in the order of their names (weight=0.25 before weight=1); each but the
+  // last says more follow, so that the server evaluates the runs once, with the last.
+  function sendAll(slot, fileList) {
+    const files = [...(fileList ?? [])].slice(0, slot === "candidate" ? limits.max_runs : 1);
+    files.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+    files.forEach((file, i) => {
+      queue = queue.then(() => sendNow(slot, file, i < files.length - 1));
+    });
   }
 
-  async function sendNow(slot, file) {
+  async function sendNow(slot, file, more) {
     if (file.size > limits.max_file_bytes) {
       statusBox.show({ kind: "error", lines: [`${file.name}: ${mb(file.size)} is more than the ${mb(limits.max_file_bytes)} a file may have here. Evaluate it from the command line: relevance-explainer evaluate … --serve.`] });
       return;
@@ -71,7 +77,7 @@ export function createUpload(model, statusBox) {
       return;
     }
     // What the server made of the file, each bad line named, is in its status; the answer only says it is done.
-    await request({ type: "end", slot }).catch(() => {});
+    await request({ type: "end", slot, more }).catch(() => {});
   }
 
   // One message, then wait for the server's answer to it.

@@ -12,7 +12,8 @@ that passes either, or dies, ends alone, and its reader gets one line that says 
 
 The worker returns the file read (a ``Qrels``, a ``Run`` or texts), and, once the session has
 judgments and a run, their evaluation with the queries table already as JSON text, so that
-the server's thread only hands that text on (``Workbench``).
+the server's thread only hands that text on (``Workbench``). A file the page says more files
+follow (several runs dropped at once) is read only: the last one evaluates them all, once.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class Job:
     memory_limit: int = MEMORY_LIMIT_BYTES
     cpu_limit_s: int = CPU_LIMIT_S
     wall_limit_s: float = WALL_LIMIT_S
+    evaluate: bool = True
+    """False: the file is read only (more of the reader's files follow it), and evaluated with the last."""
 
 
 @dataclass
@@ -91,7 +94,9 @@ def work(job: Job) -> Outcome:
 
     try:
         parsed = read_upload(job.slot, job.name, job.raw, _progress_to_parent())
-        files = {**job.files, job.slot: (job.name, parsed)}
+        if not job.evaluate:
+            return Outcome(parsed=parsed)
+        files = data.with_file(job.files, job.slot, job.name, parsed)
         evaluated = data.evaluate_files(files, job.measures, job.relevance_level, **job.compare_options)
     except UploadError as error:
         return Outcome(lines=list(error.lines))

@@ -45,8 +45,9 @@ __all__ = ["MAX_WHATIF_QUERIES", "Workbench", "WorkbenchState", "WorkbenchView"]
 
 
 class WorkbenchState(FigureState):
-    """What the reader of the workbench changes: the open query, which run its figures show, the
-    cutoff k, and what-if changes of queries (judgments of documents, and moves in a run's top list).
+    """What the reader of the workbench changes: the open query, which of the two runs shown its
+    figures show, the cutoff k, and what-if changes of queries (judgments of documents, and moves in
+    a run's top list).
 
     ``judgments`` maps a qid to ``{docid: grade or None}`` (None: as if nobody judged it);
     ``orders`` maps a qid to one entry per run: the run's top documents in a new order, as
@@ -57,7 +58,9 @@ class WorkbenchState(FigureState):
 
     query = param.String(default="", doc="The query open in full; empty for none.")
     run = Count(
-        default=0, bounds=(0, 1), doc="Which run the figures show: 0 the baseline (or the run), 1 the candidate."
+        default=0,
+        bounds=(0, 1),
+        doc="Which run the figures show: 0 the baseline (or the run, or the first of two picked), 1 the other.",
     )
     k = Count(default=data.DEFAULT_K, bounds=(1, data.FIGURE_DEPTH), doc="The figures' cutoff.")
     judgments = param.Dict(default={}, doc="What-if grades: {qid: {docid: grade or None}}.")
@@ -95,6 +98,8 @@ class WorkbenchView(FigureView):
         "explainer/workbench-live": HERE / "live.js",
         "explainer/workbench-status": HERE / "status.js",
         "explainer/workbench-upload": HERE / "upload.js",
+        "explainer/workbench-pair": HERE / "pair.js",
+        "explainer/workbench-runs-table": HERE / "runs_table.js",
         "explainer/workbench-summary": HERE / "summary.js",
         "explainer/workbench-differ": HERE / "differ.js",
         "explainer/workbench-distributions": HERE / "distributions.js",
@@ -133,13 +138,15 @@ _WAITING = ThreadPoolExecutor(max_workers=upload_worker.WORKERS, thread_name_pre
 
 
 class Workbench(Figure):
-    """The evaluation workbench: judged queries and one or two runs, explored query by query.
+    """The evaluation workbench: judged queries and one run or many, explored query by query.
 
-    ``Workbench(qrels, run, run2, topics=..., documents=...)`` takes what ``read_qrels`` and
-    ``read_run`` accept (paths, bytes, dicts, ``Qrels``/``Run``); ``topics`` and ``documents``
-    map ids to texts (or are paths of ``id<TAB>text`` files). ``Workbench.golden()`` opens the
-    shipped golden set. It displays in a notebook as on the served page ``/evaluate``; the
-    reader's changes are in ``workbench.state`` (a ``WorkbenchState``).
+    ``Workbench(qrels, run, run2, ..., topics=..., documents=...)`` takes what ``read_qrels`` and
+    ``read_run`` accept (paths, bytes, dicts, ``Qrels``/``Run``), the baseline first and at most
+    ``data.MAX_RUNS`` runs; ``topics`` and ``documents`` map ids to texts (or are paths of
+    ``id<TAB>text`` files); ``compare_options`` are ``compare``'s (the gate's measures, question,
+    margin, alpha, test, draws) and ``correction``, kept for the files a reader uploads.
+    ``Workbench.golden()`` opens the shipped golden set. It displays in a notebook as on the
+    served page ``/evaluate``; the reader's changes are in ``workbench.state`` (a ``WorkbenchState``).
     """
 
     state_class = WorkbenchState
@@ -148,9 +155,7 @@ class Workbench(Figure):
     def __init__(
         self,
         qrels=None,
-        run=None,
-        run2=None,
-        *,
+        *runs,
         topics=None,
         documents=None,
         measures=None,
@@ -166,9 +171,9 @@ class Workbench(Figure):
         self.preload = preload
         self.compare_options = dict(compare_options or {})
         if evaluated is None:
-            if qrels is None or run is None:
-                raise ValueError("give the qrels and a run (and a second run to compare), or evaluated=")
-            loaded = load(qrels, run, run2, topics, documents, measures, relevance_level)
+            if qrels is None or not runs:
+                raise ValueError("give the qrels and a run (and more runs to compare), or evaluated=")
+            loaded = load(qrels, runs, topics, documents, measures, relevance_level)
             evaluated = data.evaluate_loaded(loaded, **self.compare_options)
         self._inbox = Inbox()
         self._ticket = None  # this session's place in the upload budget, while a file arrives or is read
@@ -181,6 +186,7 @@ class Workbench(Figure):
             "max_file_bytes": MAX_FILE_BYTES,
             "max_unpacked_bytes": MAX_UNPACKED_BYTES,
             "chunk_bytes": CHUNK_BYTES,
+            "max_runs": data.MAX_RUNS,
         }
         self.view._on_message = self._message
         doc = pn.state.curdoc
@@ -270,9 +276,9 @@ class Workbench(Figure):
         for name in ("judgments", "orders"):
             if name in new and new[name] != getattr(self.state, name):
                 return "what-if changes come one a message"
-        runs = len(self._evaluated.loaded.runs)
+        shown = min(2, len(self._evaluated.loaded.runs))  # the figures show one of two runs
         run = new.get("run", self.state.run)
-        if not (_whole(run) and 0 <= run < runs):
+        if not (_whole(run) and 0 <= run < shown):
             return "bad run"
         return None
 
@@ -351,6 +357,17 @@ class Workbench(Figure):
         self._release()  # a file that was still arriving is given up for the new one
         self._inbox.start(message)
         arriving = self._inbox.arriving
+        with self._lock:
+            files = self._files
+        held = [name for name, _ in files.get("candidate", ())]
+        if arriving.slot == "candidate" and arriving.name not in held and 1 + len(held) >= data.MAX_RUNS:
+            self._inbox.arriving = None
+            raise UploadError(
+                [
+                    f"{arriving.name}: a page takes {data.MAX_RUNS} runs at most, a baseline and "
+                    f"{data.MAX_RUNS - 1} candidates; compare more from the command line (relevance-explainer evaluate)"
+                ]
+            )
         try:
             self._ticket = BUDGET.reserve(self, _client(), arriving.size)
         except BudgetRefused as refused:
@@ -402,6 +419,8 @@ class Workbench(Figure):
             self._evaluated.loaded.relevance_level,
             self.compare_options,
             self.figure_depth,
+            # More files of the same drop follow: read this one, evaluate with the last.
+            evaluate=message.get("more") is not True,
         )
         size = len(raw)
         del raw
@@ -414,7 +433,7 @@ class Workbench(Figure):
             files_now = None
             if outcome.ok:
                 with self._lock:  # kept at once: the session's next file is evaluated with this one
-                    self._files = files_now = {**self._files, arriving.slot: (arriving.name, outcome.parsed)}
+                    self._files = files_now = data.with_file(self._files, arriving.slot, arriving.name, outcome.parsed)
             on_page(lambda: self._finished(arriving.name, outcome, files_now))
 
         if doc is not None and doc.session_context is not None:
@@ -437,7 +456,8 @@ class Workbench(Figure):
 
     def _missing(self, files: dict) -> list[str]:
         if "qrels" in files and "baseline" in files:
-            return ["Showing your files."]
+            n = data.runs_held(files)
+            return [f"Showing your files{f' ({n} runs)' if n > 2 else ''}."]
         wanted = [name for name in ("qrels", "baseline") if name not in files]
         return [f"Still showing the earlier data: add {' and '.join(wanted)} to evaluate your own files."]
 
@@ -472,8 +492,9 @@ def _on_page_thread(doc):
     return lambda fn: loop.add_callback(add, fn)
 
 
-def load(qrels, run, run2=None, topics=None, documents=None, measures=None, relevance_level: int = 1) -> Loaded:
-    """``Loaded`` from anything the readers accept; topics and documents as dicts or ``id<TAB>text`` files."""
+def load(qrels, runs, topics=None, documents=None, measures=None, relevance_level: int = 1) -> Loaded:
+    """``Loaded`` from anything the readers accept (``runs``: the baseline first); topics and documents as
+    dicts or ``id<TAB>text`` files."""
     from explainer.evaluation import read_qrels, read_run
     from explainer.evaluation.golden import read_tsv
 
@@ -487,7 +508,7 @@ def load(qrels, run, run2=None, topics=None, documents=None, measures=None, rele
     chosen = tuple(m if isinstance(m, Measure) else Measure.parse(m) for m in (measures or DEFAULT_MEASURES))
     return Loaded(
         qrels=qrels if isinstance(qrels, Qrels) else read_qrels(qrels),
-        runs=tuple(r if isinstance(r, Run) else read_run(r) for r in (run, run2) if r is not None),
+        runs=tuple(r if isinstance(r, Run) else read_run(r) for r in runs),
         topics=texts(topics),
         documents=texts(documents),
         measures=chosen,

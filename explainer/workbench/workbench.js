@@ -1,6 +1,8 @@
 // The workbench's page: its parts, from the gate to one query in full, over one state Python checks.
 //
-// The gate and the means (summary.js), where the two runs differ most (differ.js), each measure's
+// With more than two runs, the table of runs by measures, the gate over the candidates and a sweep
+// (runs_table.js), where the reader picks the two runs the rest compares (pair.js). Then the gate
+// and the means (summary.js), where the two runs differ most (differ.js), each measure's
 // distribution (distributions.js), every query in a table that draws only the rows in view
 // (queries_table.js), and one query in full (query_pane.js): its two ranked lists, what-if
 // judgments and moves, the terms of each measure, and figure 1 and the conventions figure mounted
@@ -19,6 +21,8 @@ import { shownId } from "explainer/workbench-ids";
 import { createLive } from "explainer/workbench-live";
 import { createStatus } from "explainer/workbench-status";
 import { createUpload } from "explainer/workbench-upload";
+import { pairDetail, pairTable } from "explainer/workbench-pair";
+import { createRunsTable } from "explainer/workbench-runs-table";
 import { createSummary } from "explainer/workbench-summary";
 import { createDiffer } from "explainer/workbench-differ";
 import { createDistributions } from "explainer/workbench-distributions";
@@ -55,13 +59,16 @@ function createHead(model) {
 
 function createWorkbench(model, root) {
   const announcer = createAnnouncer();
-  let table = null; // model.table_text, read
+  let full = null; // model.table_text, read: every run
+  let table = null; // the two runs the page compares (all of them when there are one or two)
+  let pair = [0, 1]; // which two, the reader's choice (runs_table.js)
   let state = structuredClone(model.state);
   let sent = JSON.stringify(state);
   const details = new Map(Object.entries(model.details ?? {}));
   let chosen = null; // the measure of the differ-most chart, by name
 
   const { head, sources, statusBox } = createHead(model);
+  const runsTable = createRunsTable((next) => ((pair = next), (table = pairTable(full, pair)), redraw(), showPane()));
   const summary = createSummary();
   const differ = createDiffer((qid) => open(qid, true), (name) => {
     chosen = name;
@@ -74,37 +81,36 @@ function createWorkbench(model, root) {
     whatIf: (edit, changes) => commit(edit(structuredClone(state)), changes),
     close: () => open("", false),
   });
-  root.append(head, summary.el, differ.el, distributions.el, queries.el, pane.el, announcer.el);
+  root.append(head, runsTable.el, summary.el, differ.el, distributions.el, queries.el, pane.el, announcer.el);
 
   // -- values, with what-if changes ---------------------------------------------------------
-  const live = createLive({
-    get table() {
-      return table;
-    },
-    get state() {
-      return state;
-    },
-    details,
-  });
-  queries.el.append(createDownloads({ table: () => table, live }).el);
+  const { shown, live, liveFull } = createLives(() => ({ full, table, pair, state }), details);
+  queries.el.append(createDownloads({ table: () => full, live: liveFull }).el);
 
   function load() {
-    table = model.table_text ? JSON.parse(model.table_text) : null;
-    if (!table || !table.qids) return;
-    table.index = new Map(table.qids.map((q, i) => [q, i]));
+    full = model.table_text ? JSON.parse(model.table_text) : null;
+    if (!full || !full.qids) return;
+    full.index = new Map(full.qids.map((q, i) => [q, i]));
+    pair = [0, 1];
+    table = pairTable(full, pair);
     for (const [qid, detail] of Object.entries(model.details ?? {})) details.set(qid, detail);
     const gate = table.comparison?.gate.measure;
     chosen = table.measures.some((m) => m.name === gate) ? gate : table.measures[0].name;
-    const files = [`judgments: ${shownId(table.qrels_source)}`, ...table.runs.map((run) => `${run.role}: ${shownId(run.source)} (run ${shownId(run.name)})`)];
-    setText(sources, `${table.qids.length.toLocaleString("en")} queries · ${files.join(" · ")}`);
+    const files = [`judgments: ${shownId(full.qrels_source)}`, ...full.runs.map((run) => `${run.role}: ${shownId(run.source)} (run ${shownId(run.name)})`)];
+    setText(sources, `${full.qids.length.toLocaleString("en")} queries · ${files.join(" · ")}`);
     redraw();
     const asked = new URLSearchParams(window.location.search).get("query");
     // A link that names a query shows it, as a link to a part of a page does.
     if (model.on_page && asked && table.index.has(asked) && !state.query) open(asked, true);
-    else if (state.query) pane.show(table, details.get(state.query) ?? null, state, live);
+    else if (state.query) showPane();
+  }
+
+  function showPane() {
+    pane.show(table, shown.get(state.query) ?? null, state, live);
   }
 
   function redraw() {
+    runsTable.draw(full, pair);
     summary.draw(table, live);
     differ.draw(table, chosen, live);
     distributions.draw(table, live);
@@ -117,7 +123,7 @@ function createWorkbench(model, root) {
     state = next;
     sent = JSON.stringify(state);
     redraw();
-    pane.show(table, details.get(state.query) ?? null, state, live);
+    showPane();
     if (state.query) {
       const values = live.query(state.query);
       const m = table.measures.find((x) => x.name === chosen);
@@ -142,7 +148,7 @@ function createWorkbench(model, root) {
     received(detail) {
       if (!detail || !detail.qid) return;
       details.set(detail.qid, detail);
-      if (detail.qid === state.query) pane.show(table, detail, state, live);
+      if (detail.qid === state.query) pane.show(table, shown.get(detail.qid), state, live);
     },
     showStatus: (status) => statusBox.show(status),
     fromPython() {
@@ -154,10 +160,41 @@ function createWorkbench(model, root) {
       state = merged;
       if (table) {
         redraw();
-        pane.show(table, details.get(state.query) ?? null, state, live);
+        showPane();
       }
     },
   };
+}
+
+/**
+ * The page's values (live.js), from `now()` (the page's full table, table, pair and state as they
+ * are) and `details`: `live` of the two runs compared, with the queries in full as those two see
+ * them (`shown`, pair.js), and `liveFull` of every run, for the downloads.
+ */
+function createLives(now, details) {
+  const shown = {
+    get: (qid) => pairDetail(details.get(qid), now().pair, now().table.relevance_level),
+    has: (qid) => details.has(qid),
+  };
+  const live = createLive({
+    get table() {
+      return now().table;
+    },
+    get state() {
+      return now().state;
+    },
+    details: shown,
+  });
+  const liveFull = createLive({
+    get table() {
+      return now().full;
+    },
+    get state() {
+      return now().state;
+    },
+    details,
+  });
+  return { shown, live, liveFull };
 }
 
 /** Tell Python of a commit: each what-if change a message; the open query, the run and k as the state. */
