@@ -154,3 +154,28 @@ def test_a_page_refuses_a_candidate_past_ten_runs_in_one_line_and_takes_one_sent
     ]
     start(workbench, "candidate", "c3.run")  # the same name: it takes c3's place
     workbench._release()
+
+
+def test_evaluate_serves_a_page_whose_uploads_keep_the_commands_gate_settings(sweep_files):
+    # --serve's page keeps --margin, --gate-measure, --alpha and --correction for the files a
+    # reader uploads there (they returned to the defaults).
+    from explainer.cli import build_parser
+    from explainer.evaluation import cli as evaluation_cli
+    from explainer.evaluation import golden
+    from explainer.workbench import cli as workbench_cli
+    from explainer.workbench.upload_worker import Job, work
+
+    paths = golden.paths()
+    argv = ["evaluate", str(paths["qrels"]), str(paths["baseline"]), str(paths["candidate"]), "--serve"]
+    args = build_parser().parse_args([*argv, "--margin", "0.05", "--gate-measure", "map", "--alpha", "0.1"])
+    args.measure = list(workbench_cli.PAGE_MEASURES)
+    report = evaluation_cli.report_from_args(args)
+    workbench = workbench_cli._workbench_maker(args, report, {}, {})()
+    assert workbench.evaluated.comparison.gate.margin == 0.05
+    _, _, qrels_path, runs = sweep_files
+    files = {"qrels": ("q", read_qrels(str(qrels_path))), "baseline": ("a", read_run(str(runs[0])))}
+    loaded = workbench.evaluated.loaded
+    job = Job("candidate", "b.run", runs[1].read_bytes(), files, loaded.measures, 1, workbench.compare_options)
+    gate = work(job).evaluated.comparison.gate
+    assert (gate.question, gate.margin, gate.alpha, gate.measures) == ("superiority", 0.05, 0.1, ("map",))
+    assert "better by more than 0.0500" in gate.reason
