@@ -296,9 +296,9 @@ def runs_table(evaluated: Evaluated) -> dict:
     out = {
         "method": table.method(),
         "cells": (
-            f"Each cell: the run's mean, its {table.confidence:.0%} bootstrap interval ({any_cell.interval_method}, "
-            f"{table.n_bootstrap:,} resamples), then the letters of the runs it is better than "
-            f"(adjusted p < {table.alpha:g})."
+            f"Each cell: the run's mean with the letters of the runs it is better than (adjusted p < {table.alpha:g}), "
+            f"and under it its {table.confidence:.0%} bootstrap interval ({any_cell.interval_method}, "
+            f"{table.n_bootstrap:,} resamples)."
         ),
         "measures": [
             {

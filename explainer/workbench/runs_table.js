@@ -103,7 +103,7 @@ function drawSweep({ tableEl, cellsNote, verdicts }, table, sweep) {
       const td = cellOf(s.cells[i], "");
       if (i === s.best) {
         td.classList.add("is-best");
-        td.append(h("span", "wb-runs-best", "best"));
+        td.querySelector(".wb-runs-mean").after(h("span", "wb-runs-best", "best"));
       }
       if (i > 0) {
         const step = s.steps[i - 1];
@@ -114,7 +114,7 @@ function drawSweep({ tableEl, cellsNote, verdicts }, table, sweep) {
     return tr;
   });
   fill(tableEl, head, rows);
-  setText(cellsNote, "Each cell: the setting's mean and its interval, then the difference from the setting before and its adjusted p-value (* below alpha).");
+  setText(cellsNote, "Each cell: the setting's mean, its interval, then the difference from the setting before and its adjusted p-value (* below alpha).");
   verdicts.replaceChildren(...measures.map((m) => h("li", "wb-note", `${m.label}: ${sweep.measures[m.name].verdict}`)));
 }
 
@@ -149,7 +149,8 @@ function drawPicker(picker, table, pair, pick) {
 function cellOf(cell, beats) {
   const td = h("td", "num");
   const interval = cell.low === null ? "" : ` [${f4(cell.low)}, ${f4(cell.high)}]`;
-  td.append(h("span", "wb-runs-mean", f4(cell.mean)), h("span", "wb-runs-interval", interval));
+  td.append(h("span", "wb-runs-mean", f4(cell.mean)));
   if (beats) td.append(h("sup", "wb-runs-marks", beats));
+  td.append(h("span", "wb-runs-interval", interval));
   return td;
 }
