@@ -337,8 +337,9 @@ def _add_gate_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-permutations",
         type=int,
         metavar="N",
-        help="while the gate's p-value's Monte Carlo interval holds alpha, draw more flips, up to N; "
-        "still unsure at N, the verdict is undecided (default: 10 x --permutations)",
+        help="while the gate's p-value's Monte Carlo interval holds alpha (with several candidates, the "
+        "interval adjusted by --correction), draw more flips, up to N; still unsure at N, the verdict is "
+        "undecided (default: 10 x --permutations)",
     )
     gate.add_argument(
         "--bootstrap",
