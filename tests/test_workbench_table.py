@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from explainer import metrics
 from explainer.evaluation import golden
 from explainer.workbench import Workbench
 
@@ -216,6 +217,23 @@ def test_a_run_with_no_results_says_no_results_in_the_values_the_terms_and_the_f
     assert not BAD_WORDS.search(text), text
     page.locator(".wb-run-switch .wb-run-button", has_text="baseline").click()
     expect(page.locator(".wb-figure .fig").first).to_be_visible()
+
+
+def test_a_query_a_run_has_no_result_for_is_said_counted_0_where_its_own_summary_skips_it(small_page):
+    # The candidate has no results for judged q2: trec_eval without -c skips it in the candidate's
+    # own summary; the page's means and comparison pair it with the baseline's and count it 0, and say so.
+    notes = small_page.locator(".wb-summaries .wb-note")
+    expect(notes).to_contain_text(
+        [
+            "baseline: 3 queries evaluated",
+            "candidate: 2 queries evaluated; 1 judged has no results in the run (skipped",
+            "candidate: 1 query has no result in this run: counted as 0 there, as trec_eval -c counts it",
+        ]
+    )
+    # P@10 of the candidate over the three queries, q2 as 0: (0.2 + 0 + 0.1) / 3; skipped it would be 0.15.
+    expect(small_page.locator('.wb-summary .wb-means tr[data-measure="P_10"] td').nth(1)).to_have_text(
+        metrics.format_number((0.2 + 0 + 0.1) / 3, 4)
+    )
 
 
 def test_a_run_that_finds_nothing_relevant_says_so_rather_than_rank_none(small_page):

@@ -309,11 +309,7 @@ class Comparison:
         out = [f"Comparison: {self.candidate_name} (candidate) against {self.baseline_name} (baseline)"]
         for qids, system in ((self.only_baseline, self.candidate_name), (self.only_candidate, self.baseline_name)):
             if qids:
-                n = len(qids)
-                out.append(
-                    f"{n} {'query has' if n == 1 else 'queries have'} no result in {system}: "
-                    "counted as 0 there, as trec_eval -c counts it"
-                )
+                out.append(no_result_line(len(qids), system))
         any_m = next(iter(self.measures.values()))
         flips = "all sign flips (exact)" if any_m.exact else f"{any_m.n_permutations:,} random sign flips"
         out.append(
@@ -337,6 +333,11 @@ class Comparison:
         out += self.effect_lines(detect)
         out.append(self.gate.reason)
         return out
+
+
+def no_result_line(n: int, system: str) -> str:
+    """What a comparison does with the ``n`` queries another run has and ``system`` has no result for."""
+    return f"{n} {'query has' if n == 1 else 'queries have'} no result in {system}: counted as 0 there, as trec_eval -c counts it"
 
 
 def check_settings(alpha: float, n_permutations: int, n_bootstrap: int, confidence: float) -> None:

@@ -41,6 +41,7 @@ from explainer.evaluation.compare import (
     aligned,
     check_settings,
     measure_comparison,
+    no_result_line,
     paired_qids,
 )
 from explainer.evaluation.measures import Evaluation, Measure
@@ -284,15 +285,7 @@ class ManyRuns:
 
     def missing_lines(self, labels: Sequence[str]) -> list[str]:
         """A line for each run with queries it has no result for, named by ``labels``."""
-        out = []
-        for label, qids in zip(labels, self.missing, strict=True):
-            if qids:
-                n = len(qids)
-                out.append(
-                    f"{n} {'query has' if n == 1 else 'queries have'} no result in {label}: "
-                    "counted as 0 there, as trec_eval -c counts it"
-                )
-        return out
+        return [no_result_line(len(qids), label) for label, qids in zip(labels, self.missing, strict=True) if qids]
 
     def method(self) -> str:
         """How the pairs were tested and corrected, in one sentence."""

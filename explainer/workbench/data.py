@@ -31,7 +31,7 @@ from explainer.evaluation import (
     evaluate,
 )
 from explainer.evaluation.candidates import candidate_gates
-from explainer.evaluation.compare import CORRECTION_NAMES, aligned, paired_qids
+from explainer.evaluation.compare import CORRECTION_NAMES, aligned, no_result_line, paired_qids
 from explainer.evaluation.many_runs import gate_summary, letter, many_runs
 from explainer.evaluation.run_names import distinct_names
 from explainer.evaluation.significance import format_p
@@ -226,6 +226,11 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
                 "values": [evaluated.values(i, m["name"]).tolist() for m in measures],
                 "present": [q in evaluated_here for q in qids],
                 "summary": evaluation.summary.lines(),
+                # Its own summary skips a judged query it has no result for, as trec_eval does; the
+                # page's table, means and comparison count it 0, as trec_eval -c does: said so.
+                "no_result": no_result_line(missing, "this run")
+                if (missing := len(qids) - len(evaluated_here))
+                else "",
             }
         )
     return {

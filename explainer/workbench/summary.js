@@ -54,7 +54,9 @@ export function createSummary() {
       const n = live.whatIfCount();
       whatIfNote.hidden = !n;
       setText(whatIfNote, n ? `The means include your what-if changes to ${n} ${n === 1 ? "query" : "queries"}; the interval, the counts, the p-values and the verdict are of the files as loaded.` : "");
-      summaries.replaceChildren(...table.runs.flatMap((run) => run.summary.map((line) => h("p", "wb-note", `${run.role === "run" ? "" : `${run.role}: `}${line}`))));
+      summaries.replaceChildren(
+        ...table.runs.flatMap((run) => [...run.summary, ...(run.no_result ? [run.no_result] : [])].map((line) => h("p", "wb-note", `${run.role === "run" ? "" : `${run.role}: `}${line}`))),
+      );
     },
   };
 }
