@@ -26,10 +26,16 @@ def serve(args: argparse.Namespace) -> None:
     """Serve the pages until interrupted."""
     from explainer.server.serve import serve_pages
 
+    classroom = class_config(args)  # before anything is printed: a bad plan stops here
     path = f"{args.prefix.rstrip('/')}/"
-    print(f"Serving the explainer on http://{shown_host(args.address)}:{args.port}{path} (Ctrl+C stops it)", flush=True)
-    shared = announce_class_address(args.address, args.port, path)
+    base = f"http://{shown_host(args.address)}:{args.port}{path}"
+    print(f"Serving the explainer on {base} (Ctrl+C stops it)", flush=True)
+    shared = announce_class_address(args.address, args.port, f"{path}class" if classroom else path)
+    if classroom is None and not is_loopback_address(args.address):
+        print("Teaching? Serve with --class too: the class predicts together and follows the projector.")
     code = access_code(args.access_code)
+    if classroom is not None:
+        announce_teacher(classroom.teacher, base)
     try:
         config = server_config(
             args,
@@ -39,10 +45,56 @@ def serve(args: argparse.Namespace) -> None:
             prefix=args.prefix,
             num_procs=args.num_procs,
             pages=evaluate_pages(args, code),
+            classroom=classroom,
         )
         serve_pages(config, show=args.browser and wants_browser())
     except OSError as error:
         raise cannot_serve(args, error) from None
+
+
+def class_config(args: argparse.Namespace):
+    """The class the server holds (``--class``, or ``--plan``), or None; a plan that cannot be read,
+    or a class asked of several processes, exits with one line (code 2)."""
+    if not (args.classroom or args.plan):
+        return None
+    if args.num_procs != 1:
+        _usage_error(
+            "--class: a class is held by one server process, so leave out --num-procs "
+            "(one process holds a class of 300 and more: README 'Serving for a class')"
+        )
+    from explainer.classroom.plan import PlanError, read_plan, story_plan
+    from explainer.pages import TITLES, story_figure_routes
+    from explainer.server.class_config import ClassConfig
+
+    titles = {route: title for route, title in TITLES.items() if route not in ("/", "/evaluate")}
+    if args.plan is None:
+        return ClassConfig(plan=story_plan(story_figure_routes(), titles))
+    try:
+        with open(args.plan, encoding="utf-8") as file:
+            return ClassConfig(plan=read_plan(file, titles, source=args.plan))
+    except PlanError as error:
+        _usage_error(str(error))
+    except (OSError, UnicodeError) as error:
+        _usage_error(f"--plan {args.plan}: cannot be read ({getattr(error, 'strerror', None) or error})")
+    return None
+
+
+def _usage_error(text: str) -> None:
+    """Stop with one line on standard error and exit code 2, as argparse does for a bad option."""
+    print(f"relevance-explainer: error: {text}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def is_loopback_address(address: str) -> bool:
+    from explainer.server.hosts import is_loopback
+
+    return is_loopback(address)
+
+
+def announce_teacher(teacher, base: str) -> None:
+    """Print the teacher's one-time link and the teacher key (for /teach's form): never the key in an address."""
+    print(f"Teacher: open {teacher.once_link(base)} on the projector's computer (the link works once);", flush=True)
+    print(f"  anywhere else, open {base}teach and type the teacher key {teacher.key}", flush=True)
 
 
 def evaluate_pages(args: argparse.Namespace, code: str | None) -> dict:
@@ -135,6 +187,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_cmd.add_argument(
         "--num-procs", type=int, default=1, metavar="N", help="server processes to fork, for a large audience"
+    )
+    serve_cmd.add_argument(
+        "--class",
+        dest="classroom",
+        action="store_true",
+        help="hold a class: the teacher (with the teacher key printed at start) asks every phone to predict, sends "
+        "the projector's figure to the class and steps through a plan; students join at /class (one process only)",
+    )
+    serve_cmd.add_argument(
+        "--plan",
+        metavar="FILE",
+        help="with a class (it implies --class): the lecture plan, a figure link a line with an optional title after "
+        "a tab, stepped through with Page Down and Page Up (default: the story's figures in order)",
     )
     serve_cmd.set_defaults(run=serve)
     export_cmd = commands.add_parser(

@@ -11,14 +11,15 @@
   includes ``explainer.js`` from its file, as a documentation page would.
 
 No part of a page needs Python: every number and every interaction runs in the figures'
-modules. Python only follows the clicks, served or in a notebook (``figure.state``).
+modules. Served, the same pages are sent as they are (``served_page``), with the class's
+script on a server that holds a class (``class_script``). In a notebook Panel's own
+mechanisms keep a figure's ``state`` in step with its clicks.
 """
 
 from __future__ import annotations
 
 import html
 import itertools
-import json
 import re
 from pathlib import Path
 from string import Template
@@ -28,7 +29,6 @@ from markdown_it import MarkdownIt
 
 from explainer import runtime
 from explainer.figures import BY_NAME, FIGURES
-from explainer.figures.base import module_source
 from explainer.pages import EVALUATE_TITLE, PAGE_CSS, TITLE, WORKBENCH_SECTION, story_parts
 
 HERE = Path(__file__).resolve().parent
@@ -54,34 +54,35 @@ def tag(name: str, **attributes: str | bool) -> str:
     return f"<relevance-figure {' '.join(parts)}></relevance-figure>"
 
 
-def light_page(title: str, body: str, script: str | None, connection: str = "") -> str:
+def light_page(title: str, body: str, script: str | None, served: str | None = None) -> str:
     """A page with ``body`` inside <main> and explainer.js: ``script`` inline (``runtime.script``'s text), or with None, from its file.
 
-    ``connection`` is a served page's link to its Python session (``connection_script``), after explainer.js.
+    ``served`` makes it a served page: its scripts carry the nonce of its Content-Security-Policy
+    (``SCRIPT_NONCE``, one per response), and ``served``, unless empty, is a script that runs
+    after explainer.js (a class's: ``class_script``).
     """
-    # A served page's scripts carry the nonce of its Content-Security-Policy (one per response).
-    opening = f'<script nonce="{SCRIPT_NONCE}">' if connection else "<script>"
+    opening = f'<script nonce="{SCRIPT_NONCE}">' if served is not None else "<script>"
     script = '<script src="explainer.js"></script>' if script is None else f"{opening}\n{script}</script>"
-    if connection:
-        script += f"\n{opening}\n{connection}</script>"
+    if served:
+        script += f"\n{opening}\n{served}</script>"
     return TEMPLATE.substitute(title=html.escape(title), favicon=FAVICON, css=PAGE_CSS, body=body, script=script)
 
 
-def figure_page(name: str, class_address: str = "", connection: str = "") -> str:
+def figure_page(name: str, class_address: str = "", served: str | None = None) -> str:
     """A figure alone with its title as heading and its caption: its state follows the page URL, and it offers presenter view.
 
     Served with ``class_address`` (README "Serving for a class"), presenter view offers it as a QR code.
     """
     page = BY_NAME[name]
     if class_address:
-        from explainer.classroom import qr_rows
+        from explainer.classroom.address import qr_rows
 
         view = page.figure().view
         view.param.update(class_address=class_address, class_address_qr=list(qr_rows(class_address)))
         script = runtime.script_of(runtime.bundle_of({name: (page.title, page.caption, view)}))
     else:
         script = runtime.script([name])
-    return light_page(page.title, tag(name, standalone=True), script, connection)
+    return light_page(page.title, tag(name, standalone=True), script, served)
 
 
 def section_id(title: str) -> str:
@@ -95,14 +96,14 @@ def contents(sections: list[tuple[str, str]]) -> str:
     return f'<nav class="story-contents" aria-labelledby="story-contents"><h2 id="story-contents">Contents</h2><ol>{items}</ol></nav>'
 
 
-def story_page(served: bool = False, connection: str = "") -> str:
+def story_page(served: str | None = None) -> str:
     """The story: its text (Markdown, as served) with every figure in its place and links to its own page.
 
     Its table of contents comes before its first section, whose heading, like every other, has an
-    id to link to. Served, its figures link to their served pages, and it ends with the workbench,
-    which needs the server.
+    id to link to. Served (``served`` as ``light_page`` takes it), its figures link to their served
+    pages, and it ends with the workbench, which needs the server.
     """
-    parts = story_parts() + ([("text", WORKBENCH_SECTION)] if served else [])
+    parts = story_parts() + ([("text", WORKBENCH_SECTION)] if served is not None else [])
     parsed = [(kind, MARKDOWN.parse(value) if kind == "text" else value) for kind, value in parts]
     sections = []
     for kind, tokens in parsed:
@@ -122,46 +123,30 @@ def story_page(served: bool = False, connection: str = "") -> str:
             body.append(f'<div class="markdown">\n{text}</div>')
         else:
             names.append(value)
-            body.append(tag(value, caption="", on_page=True, page_link=value if served else f"{value}.html"))
-    return light_page(TITLE, "\n".join(body), runtime.script(names), connection)
+            body.append(
+                tag(value, caption="", on_page=True, page_link=value if served is not None else f"{value}.html")
+            )
+    return light_page(TITLE, "\n".join(body), runtime.script(names), served)
 
 
-# What a served page adds after explainer.js: connection.js, called with the session's token (put
-# in per request, in place of SESSION_TOKEN), the event it sends once its document is ready, and
-# the notices it shows when the server is gone.
-SESSION_TOKEN = "@@session-token@@"
-# And the nonce of its scripts, put in per response (server/headers.py).
+# What a served page's response fills in: the nonce of its scripts (server/headers.py), and on a
+# server that holds a class, the page's token for the class channel (server/channel_tokens.py).
 SCRIPT_NONCE = "@@script-nonce@@"
-CONNECTION_JS = HERE / "figures" / "connection.js"
-# The "document ready" event, as a Panel page sends it once it has its document (Panel holds
-# Python's changes back until it comes): connection.js sends this very event, and the server's
-# message filter (server/messages.py) takes it once.
-DOCUMENT_READY = {
-    "kind": "MessageSent",
-    "msg_type": "bokeh_event",
-    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
-}
-# Shown on every served page when its connection to the server drops (the Panel pages' too: server/sessions.py).
-DISCONNECT_NOTICE = "Lost the connection to the server. The figures still work on this page; reload it to reconnect."
-UNREACHABLE_NOTICE = "Could not connect to the server, so Python does not follow this page. The figures still work; reload it to try again."
+CHANNEL_TOKEN = "@@channel-token@@"
 
 
-def connection_script() -> str:
-    """connection.js called with ``SESSION_TOKEN``, ``DOCUMENT_READY`` and its notices, for a served page."""
-    config = json.dumps(
-        {"token": SESSION_TOKEN, "ready": DOCUMENT_READY, "lost": DISCONNECT_NOTICE, "unreachable": UNREACHABLE_NOTICE},
-        separators=(",", ":"),
-    )
-    return f"{module_source(CONNECTION_JS).rstrip().removesuffix(';')}({config});\n"
+def served_page(route: str, class_address: str = "", classroom: bool = False) -> str | None:
+    """The served light page for ``route`` ("/" or "/<figure>"), or None for any other route: the
+    exported page, its scripts with ``SCRIPT_NONCE`` to fill in, and with ``classroom`` the class's
+    script (``CHANNEL_TOKEN`` to fill in too)."""
+    from explainer.classroom.script import class_script
 
-
-def served_page(route: str, class_address: str = "") -> str | None:
-    """A served light page for ``route`` ("/" or "/<figure>") with ``SESSION_TOKEN`` to fill in, or None for any other route."""
+    served = class_script(CHANNEL_TOKEN, route) if classroom else ""
     if route == "/":
-        return story_page(served=True, connection=connection_script())
+        return story_page(served=served)
     name = route.removeprefix("/")
     if name in BY_NAME:
-        return figure_page(name, class_address, connection_script())
+        return figure_page(name, class_address, served)
     return None
 
 

@@ -1,23 +1,20 @@
 """The pages the explainer serves: the story page, one page per figure, and the workbench.
 
-Every figure page comes from the registry (``explainer.figures.FIGURES``). Each builder
-returns a fresh Panel object, so every served session gets its own figures: the workbench's
-is its page; the story's and the figures' are the Python side of their sessions, while the
-browser gets the light page (``explainer.export.served_page``) whose connection.js links to
-it. The story's text (``story_parts``) is shared with the light pages, which show the same
-story with ``<relevance-figure>`` tags.
+The story and the figure pages are light pages (``explainer.export.served_page``: explainer.js
+draws every figure in the browser); this module names them (``LIGHT_ROUTES``, ``TITLES``) and
+holds the story's text (``story_parts``), with its numbers computed from the figures'
+states. The workbench is a Panel page (``evaluate_page``), a fresh one for each session.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import panel as pn
 
 from explainer.catalog.measures import TAUGHT
-from explainer.figures import BY_NAME, FIGURES
+from explainer.figures import FIGURES
 
 HERE = Path(__file__).resolve().parent
 PAGE_CSS = (HERE / "page.css").read_text(encoding="utf-8")
@@ -66,6 +63,9 @@ new MutationObserver(() => {
 {% block contents %}<main>{{ super() }}</main>{% endblock %}
 """
 
+# Shown on a Panel page (the workbench's) when its connection to the server drops.
+DISCONNECT_NOTICE = "Lost the connection to the server. The page still shows what it showed; reload it to reconnect."
+
 # The story's last section, served only: an exported story has no server, and the workbench's
 # saved file is written with its data by ``relevance-explainer evaluate ... --html FILE``.
 WORKBENCH_SECTION = (
@@ -84,21 +84,6 @@ def _markdown(text: str) -> pn.pane.Markdown:
 
 def _page(*objects) -> pn.Column:
     return pn.Column(*objects, stylesheets=[PAGE_CSS], css_classes=["page"], sizing_mode="stretch_width")
-
-
-def figure_page(name: str, class_address: str = ""):
-    """One figure alone with its caption, for embedding: its state follows the URL query.
-
-    Served with ``class_address`` (the address a class opens, README "Serving for a class"), its
-    presenter view can show that address as a QR code. No other word of the server reaches a page.
-    """
-    page = BY_NAME[name]
-    figure = page.figure(standalone=True, heading=page.title, caption=page.caption)
-    if class_address:
-        from explainer.classroom import qr_rows
-
-        figure.view.param.update(class_address=class_address, class_address_qr=list(qr_rows(class_address)))
-    return _page(figure)
 
 
 def story_numbers() -> dict[str, str]:
@@ -127,20 +112,6 @@ def story_parts() -> list[tuple[str, str]]:
     return [(kind, value) for kind, value in parts if value.strip()]
 
 
-def story_page():
-    """The story page: the text with every figure in its place."""
-    parts = []
-    for kind, value in story_parts():
-        if kind == "text":
-            parts.append(_markdown(value))
-            continue
-        figure = BY_NAME[value].figure()
-        figure.view.param.update(on_page=True, page_link=value)
-        parts.append(figure)
-    parts.append(_markdown(WORKBENCH_SECTION))
-    return _page(*parts)
-
-
 # What /evaluate says where it takes no uploads: served to the network with neither an access
 # code nor --uploads, anyone there could otherwise send the server files to read.
 UPLOADS_OFF = (
@@ -158,21 +129,6 @@ def evaluate_page(workbench=None, uploads: bool = True):
     shown = workbench if workbench is not None else Workbench.golden(uploads=uploads)
     shown.view.on_page = True
     return _page(shown) if uploads else _page(_markdown(UPLOADS_OFF), shown)
-
-
-def pages(class_address: str = "") -> dict[str, tuple[str, Callable[[], pn.viewable.Viewable]]]:
-    """Every served page by name ("index" is the story): its title and a builder of a fresh copy.
-
-    The figure pages offer ``class_address`` in presenter view ("" for none). The workbench is
-    served (``/evaluate``) but not exported with the figures: its saved file carries its data,
-    and ``relevance-explainer evaluate ... --html FILE`` writes it.
-    """
-    # Plain functions, not partials: Panel's server only calls what is a function.
-    every = {"index": (TITLE, story_page)}
-    for page in FIGURES:
-        every[page.name] = (page.title, lambda name=page.name: figure_page(name, class_address))
-    every["evaluate"] = (EVALUATE_TITLE, evaluate_page)
-    return every
 
 
 def _cell(text: str) -> str:
@@ -199,11 +155,15 @@ def route_of(name: str) -> str:
     return "/" if name == "index" else f"/{name}"
 
 
-def routes(class_address: str = "") -> dict[str, Callable[[], pn.viewable.Viewable]]:
-    """What the server serves, by route: a builder of each page, the figure pages offering ``class_address``."""
-    return {route_of(name): builder for name, (_, builder) in pages(class_address).items()}
+# The light pages' routes (the story's and each figure's), the figure pages' alone, each page's
+# title by route, and the figures' routes in the story's order (a class's plan without --plan).
+FIGURE_ROUTES = frozenset(route_of(page.name) for page in FIGURES)
+LIGHT_ROUTES = frozenset({"/"}) | FIGURE_ROUTES
+EVALUATE_ROUTE = "/evaluate"
+ROUTES = LIGHT_ROUTES | {EVALUATE_ROUTE}  # every page served
+TITLES = {"/": TITLE, **{route_of(page.name): page.title for page in FIGURES}, EVALUATE_ROUTE: EVALUATE_TITLE}
 
 
-# The routes served, each with a builder of its page as served with no class address; and each page's title.
-ROUTES = routes()
-TITLES = {route_of(name): title for name, (title, _) in pages().items()}
+def story_figure_routes() -> list[str]:
+    """The routes of the figures the story shows, in its order."""
+    return [route_of(value) for kind, value in story_parts() if kind == "figure"]

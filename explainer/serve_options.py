@@ -150,7 +150,7 @@ def announce_class_address(address: str, port: int, path: str) -> str | None:
     """Served to the network (``--address``): print the address others open, with its QR code.
 
     Returns that address, or None when the server listens on this computer only."""
-    from explainer.classroom import class_address, terminal_qr
+    from explainer.classroom.address import class_address, terminal_qr
     from explainer.server.network import network_address
 
     lan = network_address() if address in ("0.0.0.0", "::") else None

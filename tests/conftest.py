@@ -171,8 +171,9 @@ def probe_server():
 
 @pytest.fixture(scope="session")
 def class_server():
-    """The explainer served as for a class: to the network (``--address 0.0.0.0``), no ``--allow-origin``."""
-    running = Server("--address", "0.0.0.0")
+    """The explainer served as for a class: to the network (``--address 0.0.0.0``), holding one
+    (``--class``), no ``--allow-origin``."""
+    running = Server("--address", "0.0.0.0", "--class")
     yield running
     running.stop()
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer.cli import build_parser
-from explainer.pages import ROUTES
+from explainer.pages import EVALUATE_ROUTE
 from explainer.serve_options import CODE_ALPHABET, access_code
 from explainer.server.access_code import AccessCode
 from explainer.server.config import ServerConfig
@@ -55,7 +55,8 @@ def test_without_the_code_no_page_session_websocket_or_embed_script(guarded):
     assert status == 401 and "asks for an access code" in body and "<script" not in body
     assert status_of(url + "/evaluate/ws")[0] == 403
     assert status_of(url + "/binary/autoload.js?bokeh-autoload-element=x")[0] == 404  # no embed script at all
-    assert sum(len(server.get_sessions(route)) for route in ROUTES) == 0
+    assert status_of(url + "/binary")[0] == 401  # a light page too
+    assert len(server.get_sessions(EVALUATE_ROUTE)) == 0
     status, body, _ = status_of(url + "/evaluate", data=b"code=guess")
     assert status == 403 and "That is not the code" in body
     assert status_of(url + "/static/js/bokeh.min.js")[0] == 200  # Bokeh's own scripts stay public

@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from explainer.classroom import class_address, terminal_qr
+from explainer.classroom.address import class_address, terminal_qr
 from explainer.server.network import network_address
 
 from support.server import free_port, wait_until
@@ -75,7 +75,8 @@ def class_server(class_server):
 def test_start_up_prints_the_class_address_and_a_qr_code_of_it(class_server):
     log = class_server.log()
     address = OTHERS.search(log).group(1)
-    assert address == f"http://{network_address()}:{class_server.port}/"
+    # A server that holds a class gives its join address, which opens the figure the class is on.
+    assert address == f"http://{network_address()}:{class_server.port}/class"
     assert decoded(as_image(terminal_modules(log))) == [address]
 
 

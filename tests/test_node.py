@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from explainer.classroom.script import CLASS_MODULES
 from explainer.figures import FIGURES
 from explainer.figures.base import IMPORTED_MODULES
 from explainer.workbench.view import WorkbenchView
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_node_loaders_map_is_the_one_pages_and_explainer_js_use():
-    project: dict[str, Path] = dict(IMPORTED_MODULES)
+    project: dict[str, Path] = {**IMPORTED_MODULES, **CLASS_MODULES}
     for view_class in [page.figure.view_class for page in FIGURES] + [WorkbenchView]:
         for name, path in view_class._modules.items():
             assert project.setdefault(name, path) == path, f"{name} names two files"

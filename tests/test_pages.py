@@ -297,7 +297,7 @@ def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(
     own = probe_server
 
     async def connect(origin: str):
-        request = HTTPRequest(f"ws://127.0.0.1:{own.port}/binary/ws", headers={"Origin": origin})
+        request = HTTPRequest(f"ws://127.0.0.1:{own.port}/evaluate/ws", headers={"Origin": origin})
         connection = await websocket_connect(request)
         connection.close()
 
@@ -309,7 +309,7 @@ def test_the_server_refuses_a_websocket_from_an_origin_it_was_not_told_to_allow(
     # The two allowed origins pass the origin check; their handshakes carry no session token, as no
     # page's would: closed with a short code, logged in one throttled line, no traceback.
     assert "Traceback" not in own.log()
-    assert "/binary/ws: no-token; logged at most every 60 s" in own.log()
+    assert "/evaluate/ws: no-token; logged at most every 60 s" in own.log()
 
 
 def test_the_server_logged_no_error(server):

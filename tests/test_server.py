@@ -24,8 +24,11 @@ from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
+from explainer.classroom.plan import Step
 from explainer.cli import build_parser
 from explainer.server import http_server, static_files
+from explainer.server.channel import ChannelHandler
+from explainer.server.class_config import ClassConfig
 from explainer.server.config import ServerConfig
 from explainer.server.network import network_address
 from explainer.server.origins import is_same_origin
@@ -33,6 +36,8 @@ from explainer.server.serve import serve_pages
 
 from support.coroutines import run
 from support.server import ROOT, answers, free_port, wait_until
+
+PLAN = (Step("/binary", "", "Cutoffs"),)
 
 
 def test_serve_binds_to_this_computer_only_unless_told_otherwise():
@@ -61,22 +66,30 @@ def test_serve_binds_to_this_computer_only_unless_told_otherwise():
 
 
 @pytest.mark.browser
-def test_each_session_websocket_sends_small_frames_at_once(page):
-    """TCP_NODELAY on the session's socket: without it a click's reply waits for a delayed ACK."""
+def test_each_websocket_sends_small_frames_at_once(page):
+    """TCP_NODELAY on the workbench's session socket and on a class channel's: without it a click's
+    reply, or a guess, waits for a delayed ACK."""
     port = free_port()
-    server = serve_pages(ServerConfig(port, "127.0.0.1"), threaded=True)
+    server = serve_pages(ServerConfig(port, "127.0.0.1", classroom=ClassConfig(plan=PLAN)), threaded=True)
     try:
         wait_until(lambda: answers(f"http://127.0.0.1:{port}/favicon.ico"), timeout=30, message="the server")
+
+        def sockets(kind):
+            handlers = [
+                obj
+                for obj in gc.get_objects()
+                if isinstance(obj, kind) and obj.ws_connection and obj.request.host == f"127.0.0.1:{port}"
+            ]
+            assert handlers, f"no open {kind.__name__}"
+            return [handler.ws_connection.stream.socket for handler in handlers]
+
         page.goto(f"http://127.0.0.1:{port}/binary")
-        expect(page.locator(".metric-formula").first).to_be_visible()
-        handlers = [
-            obj
-            for obj in gc.get_objects()
-            if isinstance(obj, WSHandler) and obj.ws_connection and obj.request.host == f"127.0.0.1:{port}"
-        ]
-        assert handlers, "no open websocket session found"
-        for handler in handlers:
-            sock = handler.ws_connection.stream.socket
+        expect(page.locator("body.class-joined")).to_have_count(1)
+        for sock in sockets(ChannelHandler):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        page.goto(f"http://127.0.0.1:{port}/evaluate")
+        expect(page.locator(".wb-title")).to_be_visible(timeout=60_000)
+        for sock in sockets(WSHandler):
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
     finally:
         server.stop()
@@ -107,9 +120,9 @@ def websocket_answer(url: str, origin: str) -> int:
     return run(connect())
 
 
-def session_websocket(page, load):
-    """Run ``load`` (which opens a page) and return the page's session websocket once it has said something."""
-    with page.expect_websocket(lambda ws: ws.url.endswith("/ws"), timeout=30_000) as opened:
+def class_channel(page, load):
+    """Run ``load`` (which opens a page) and return the page's class channel once it has said something."""
+    with page.expect_websocket(lambda ws: ws.url.endswith("/channel"), timeout=30_000) as opened:
         load()
     websocket = opened.value
     websocket.wait_for_event("framereceived", timeout=30_000)
@@ -120,11 +133,10 @@ def session_websocket(page, load):
 def test_a_class_reaches_the_figures_at_whatever_address_it_types(page, class_server):
     """Students type the laptop's LAN address, which no start-up list holds; 127.0.0.2 stands in for it."""
     logged = len(class_server.log())  # other tests' refusals are in the shared server's log before it
-    websocket = session_websocket(page, lambda: page.goto(f"http://127.0.0.2:{class_server.port}/binary"))
-    with websocket.expect_event("framereceived", timeout=10_000):  # the server's answer to a click
-        page.locator('.rl-row[data-rank="1"] button').click()
+    websocket = class_channel(page, lambda: page.goto(f"http://127.0.0.2:{class_server.port}/binary"))
+    expect(page.locator("body.class-joined")).to_have_count(1)  # welcomed into the class
     assert not websocket.is_closed()
-    assert "Refusing websocket" not in class_server.log()[logged:]
+    assert "Refused a class channel" not in class_server.log()[logged:]
 
 
 @pytest.mark.browser
@@ -132,18 +144,17 @@ def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, cl
     """A framed page's websocket comes from the framed page's own origin: no --allow-origin needed."""
     logged = len(class_server.log())
     frame = f'<iframe src="http://127.0.0.2:{class_server.port}/ndcg" width="1000" height="900"></iframe>'
-    websocket = session_websocket(page, lambda: page.set_content(frame))
+    websocket = class_channel(page, lambda: page.set_content(frame))
     figure = page.frame_locator("iframe")
     expect(figure.locator(".metric-formula").first).to_be_visible(timeout=30_000)
-    with websocket.expect_event("framereceived", timeout=10_000):
-        figure.locator('.rl-row[data-rank="3"] button').click()
+    expect(figure.locator("body.class-joined")).to_have_count(1)
     assert not websocket.is_closed()
-    assert "Refusing websocket" not in class_server.log()[logged:]
+    assert "Refused a class channel" not in class_server.log()[logged:]
 
 
 def test_a_class_server_still_refuses_pages_from_elsewhere(class_server):
     port = class_server.port
-    socket_url = f"ws://127.0.0.2:{port}/binary/ws"
+    socket_url = f"ws://127.0.0.2:{port}/channel"
     assert websocket_answer(socket_url, f"http://127.0.0.2:{port}") == 101
     assert websocket_answer(socket_url, "http://evil.example") == 403
     assert websocket_answer(socket_url, f"http://127.0.0.3:{port}") == 403  # not the host it was sent to
@@ -155,9 +166,11 @@ def test_a_class_server_says_which_address_to_give_the_class(class_server):
     if lan is None:
         assert "Others on this network" not in class_server.log()
         pytest.skip("this machine has no network address to announce")
-    announced = f"Others on this network can open http://{lan}:{class_server.port}/"
+    announced = f"Others on this network can open http://{lan}:{class_server.port}/class"
     assert announced in class_server.log()
-    with urllib.request.urlopen(announced.rsplit(" ", 1)[1] + "binary", timeout=30) as response:
+    # The join address opens the figure the class is on (the plan's first, before the teacher has clicked).
+    with urllib.request.urlopen(announced.rsplit(" ", 1)[1], timeout=30) as response:
+        assert response.url.endswith("/binary")
         assert response.status == 200
 
 
@@ -199,7 +212,7 @@ def test_scripts_and_stylesheets_go_out_gzipped_compressed_once_and_intact(monke
         bokeh_gz = fetch(port, "/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2]
         assert len(bokeh_gz) < 0.35 * files["/static/js/bokeh.min.js"].stat().st_size
         # A page's own static route serves the same bytes, from the same single compression.
-        assert fetch(port, "/binary/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
+        assert fetch(port, "/evaluate/static/js/bokeh.min.js", **{"Accept-Encoding": "gzip"})[2] == bokeh_gz
         assert sorted(Path(path).name for path, _ in static_files._gzipped) == sorted(
             file.name for file in files.values()
         )
@@ -223,10 +236,10 @@ def test_a_served_page_tells_the_server_nothing_about_the_readers_browser(page, 
         "const send = WebSocket.prototype.send; window.__sent = [];"
         "WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };"
     )
-    page.goto(f"{server.url}/binary")
-    page.wait_for_function("() => window.__sent.some((frame) => frame.includes('document_ready'))")
-    page.locator('.rl-row[data-rank="1"] button').click()
-    page.wait_for_function('() => window.__sent.some((frame) => frame.includes(\'"attr":"state"\'))')
+    # The workbench, the one Panel page (a light page opens no websocket without a class).
+    page.goto(f"{server.url}/evaluate")
+    page.wait_for_function("() => window.__sent.some((frame) => frame.includes('document_ready'))", timeout=60_000)
+    page.wait_for_timeout(500)  # what else the page would say once it is ready
     sent = page.evaluate("window.__sent")
     told = [frame for frame in sent if any(word in frame for word in ("timezone", "webdriver", "language", "webgl"))]
     assert not told, told
@@ -269,7 +282,8 @@ SECRETS = {
 
 def test_a_page_carries_no_request_header_or_cookie(server):
     """Bokeh copied every header and cookie (Authorization, HttpOnly cookies) into the token in the page's HTML."""
-    status, _, body = fetch(server.port, "/binary?k=3", **SECRETS)
+    # The workbench's page, the one with a Panel session and its token.
+    status, _, body = fetch(server.port, "/evaluate", **SECRETS)
     html = body.decode()
     assert status == 200
     leaked = [value for value in re.findall(r"(?:cookie|header)-secret-\d", str(SECRETS)) if value in html]
@@ -287,8 +301,8 @@ def test_a_pages_scripts_cannot_read_an_httponly_cookie_from_it(browser, server)
     try:
         context.add_cookies([{"name": "sid", "value": secret, "url": server.url, "httpOnly": True}])
         page = context.new_page()
-        page.goto(server.url + "/binary")
-        expect(page.locator(".metric-formula").first).to_be_visible()
+        page.goto(server.url + "/evaluate")
+        expect(page.locator(".wb-title")).to_be_visible(timeout=60_000)
         token = page.evaluate('() => document.documentElement.outerHTML.match(/"token":\\s*"([^"]+)"/)[1]')
         payload = get_token_payload(token)
         assert payload["cookies"] == {} and secret not in json.dumps(payload)

@@ -29,19 +29,19 @@ from bokeh.protocol import Protocol
 from bokeh.protocol.receiver import Receiver
 from bokeh.server.connection import ServerConnection
 from bokeh.server.session import ServerSession
-from bokeh.util.token import check_session_id_signature, get_session_id, get_token_payload
 from tornado import httputil
 from tornado.concurrent import Future
 from tornado.web import Application, StaticFileHandler
 
-from explainer.export import DOCUMENT_READY
+from explainer.figures import BY_NAME, FIGURES
 from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.figures.binary import BinaryState
-from explainer.pages import ROUTES
-from explainer.server import http_server, logs, messages, mirror, origins, page_handler, static_files
+from explainer.pages import LIGHT_ROUTES, evaluate_page
+from explainer.server import http_server, logs, messages, origins, page_redirect, static_files
 from explainer.server.access_code import AccessCode
 from explainer.server.config import ServerConfig
 from explainer.server.http_server import HeaderCount
+from explainer.server.messages import DOCUMENT_READY
 from explainer.workbench.upload import CHUNK_BYTES
 
 from support.bokeh_client import as_map
@@ -69,14 +69,26 @@ MODELS = messages.PageModels(
 )
 
 
+def panel_page(route: str):
+    """A Panel page for ``route``: the workbench's, or a figure's Panel view alone ("/binary"), or
+    every figure's ("/"), as a notebook shows them (the filter is the same for any Panel page)."""
+    import panel as pn
+
+    if route == CONFIG.upload_page:
+        return evaluate_page()
+    if route == "/":
+        return pn.Column(*(page.figure() for page in FIGURES))
+    return pn.Column(BY_NAME[route.removeprefix("/")].figure())
+
+
 class Page(messages.PageMessages):
-    """A served page's websocket handler (``PageMessages``, as the server mixes it into Bokeh's) on
-    a real session of ``route``'s document, fed frames by ``send``; what it answers is kept in
-    ``replies``, and ``closed`` holds the close code and reason it gave."""
+    """A served Panel page's websocket handler (``PageMessages``, as the server mixes it into Bokeh's)
+    on a real session of ``route``'s document (``panel_page``), fed frames by ``send``; what it
+    answers is kept in ``replies``, and ``closed`` holds the close code and reason it gave."""
 
     def __init__(self, route: str = "/binary", open_: bool = True):
         self.document = Document()
-        ROUTES[route]().server_doc(self.document)
+        panel_page(route).server_doc(self.document)
         self.receiver = Receiver(Protocol()) if open_ else None
         self.connection = (
             ServerConnection(Protocol(), self, None, ServerSession("s1", self.document)) if open_ else None
@@ -269,7 +281,7 @@ def test_a_pages_document_names_its_figures_states_and_the_views_that_take_uploa
     states = messages.page_models(binary)
     assert list(states.states.values()) == [FIELDS] and states.uploads == frozenset()
     story = messages.page_models(Page("/").document)
-    assert len(story.states) == len([route for route in ROUTES if route not in ("/", CONFIG.upload_page)])
+    assert len(story.states) == len(FIGURES)
     workbench = messages.page_models(Page(CONFIG.upload_page).document)
     assert len(workbench.uploads) == 1
     # Of the workbench's state, its page sends the open query, the run and k; the what-if changes
@@ -289,15 +301,6 @@ def test_a_workbench_state_that_carries_what_if_changes_is_dropped_before_panel_
 
 
 # -- the websocket handler: frames, message kinds, refusals and their codes -----------------------
-
-
-def test_a_light_pages_document_request_gets_only_its_figures_states(binary_page):
-    binary_page.message("PULL-DOC-REQ", mirror.LIGHT_PULL)
-    reply = binary_page.replies[-1]
-    assert reply.msgtype == "PULL-DOC-REPLY"
-    (root,) = reply.content["doc"]["roots"]
-    assert root["id"] == binary_page.figure_model and set(root["attributes"]) == {"state"}
-    assert dict(root["attributes"]["state"]["entries"]) == binary_page.state()
 
 
 def test_a_second_document_request_a_pushed_document_and_a_server_info_request_are_refused(binary_page):
@@ -477,15 +480,38 @@ def test_a_servers_configuration_reaches_its_tornado_application_and_another_ser
 
 def test_only_the_workbenchs_page_may_send_messages_as_long_as_a_file_piece():
     assert CONFIG.message_limit(CONFIG.upload_page) == LIMITS.max_upload_message_bytes == 2 * 1024 * 1024
-    for route in ROUTES:
-        if route != CONFIG.upload_page:
-            assert CONFIG.message_limit(route) == LIMITS.max_message_bytes == 32 * 1024, route
+    for route in LIGHT_ROUTES:
+        assert CONFIG.message_limit(route) == LIMITS.max_message_bytes == 32 * 1024, route
     # The longest piece the workbench sends: a MiB as base64 in its message, which the limit holds.
     data = base64.b64encode(b"\xff" * CHUNK_BYTES).decode()
     assert len(data) == 4 * -(-CHUNK_BYTES // 3) == 1_398_104
     piece = upload_piece("p1", {"type": "chunk", "slot": "qrels", "index": 0, "data": data})
     content = json.dumps({"events": [piece]}, separators=(",", ":"))
     assert LIMITS.max_message_bytes < len(content) < LIMITS.max_upload_message_bytes
+    assert messages.fits_a_page(content, LIMITS.max_message_bytes)
+
+
+def test_a_message_longer_than_a_pages_that_is_not_one_upload_piece_is_refused_before_it_is_read(caplog):
+    """10,000 small states in one 1.4 MB message (within the workbench's 2 MiB) took the server's
+    thread some 250 ms to read and filter; counting its events refuses it first."""
+    states = [state_change(BINARY, {"k": 1 + i % 12}) for i in range(10_000)]
+    content = json.dumps({"events": states}, separators=(",", ":"))
+    assert LIMITS.max_message_bytes < len(content) < LIMITS.max_upload_message_bytes
+    assert not messages.fits_a_page(content, LIMITS.max_message_bytes)
+    assert messages.fits_a_page(json.dumps({"events": states[:100]}), LIMITS.max_message_bytes)  # a page's length
+    page = Page(CONFIG.upload_page)
+    consumed, parse = [], page.receiver.consume
+
+    async def consume(fragment):  # Bokeh's parse, which the content must not reach
+        consumed.append(fragment)
+        return await parse(fragment)
+
+    page.receiver.consume = consume
+    page.send(json.dumps({"msgid": "m1", "msgtype": "PATCH-DOC"}), "{}", content)
+    assert page.closed == (1008, "too-long") and len(consumed) == 2
+    page = Page(CONFIG.upload_page)
+    page.send("x" * (messages.MAX_HEADER_CHARS + 1))
+    assert page.closed == (1008, "too-long")
 
 
 # -- a request's header fields ----------------------------------------------------------------------
@@ -586,13 +612,13 @@ def test_no_response_names_the_server():
 
 def test_a_long_query_a_trailing_slash_and_a_question_mark_in_a_query_are_redirected():
     long = "k=3&" + "a" * MAX_QUERY_LENGTH
-    assert page_handler.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
-    assert page_handler.page_redirect("/binary", "k" * MAX_QUERY_LENGTH, "/binary") is None
-    assert page_handler.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
-    assert page_handler.page_redirect("/binary/", "", "/binary") == "../binary"
-    assert page_handler.page_redirect("/", "", "/") is None
-    assert page_handler.page_redirect("/which-measure", "a=3?1", "/which-measure") == "./which-measure?a=3%3F1"
-    assert page_handler.page_redirect("/binary", "k=3", "/binary") is None
+    assert page_redirect.page_redirect("/binary", long, "/binary") == f"./binary#ignored-query={len(long)}"
+    assert page_redirect.page_redirect("/binary", "k" * MAX_QUERY_LENGTH, "/binary") is None
+    assert page_redirect.page_redirect("/binary/", "k=3", "/binary") == "../binary?k=3"
+    assert page_redirect.page_redirect("/binary/", "", "/binary") == "../binary"
+    assert page_redirect.page_redirect("/", "", "/") is None
+    assert page_redirect.page_redirect("/which-measure", "a=3?1", "/which-measure") == "./which-measure?a=3%3F1"
+    assert page_redirect.page_redirect("/binary", "k=3", "/binary") is None
 
 
 def test_a_websocket_is_accepted_from_the_host_it_was_sent_to_and_the_allowed_origins_only():
@@ -604,29 +630,6 @@ def test_a_websocket_is_accepted_from_the_host_it_was_sent_to_and_the_allowed_or
     assert not origins.is_allowed_origin("http://192.168.1.20:5007", "192.168.1.20:5006", allowed)
     assert not origins.is_allowed_origin("http://localhost:5007", "192.168.1.20:5006", allowed)
     assert not origins.is_allowed_origin("null", "192.168.1.20:5006", allowed)
-
-
-# -- the session token in a light page ------------------------------------------------------------------
-
-
-def test_a_light_pages_token_carries_none_of_the_requests_headers_cookies_or_arguments():
-    from bokeh.application import Application as BokehApplication
-
-    app = SimpleNamespace(secret_key=b"k" * 32, sign_sessions=True, session_token_expiration=300)
-    request = SimpleNamespace(
-        headers={"Authorization": "Bearer header-secret", "Cookie": "sid=cookie-secret"},
-        cookies={"sid": "cookie-secret"},
-        arguments={"k": [b"3"]},
-        query_arguments={"k": [b"3"]},
-        path="/binary",
-        uri="/binary?k=3",
-    )
-    token = mirror.light_page_token(app, BokehApplication(), request)
-    payload = get_token_payload(token)
-    assert (payload["headers"], payload["cookies"], payload["arguments"]) == ({}, {}, {})
-    assert "secret" not in json.dumps(payload)
-    assert check_session_id_signature(get_session_id(token), secret_key=app.secret_key, signed=True)
-    assert get_session_id(mirror.light_page_token(app, BokehApplication(), request)) != get_session_id(token)
 
 
 # -- the access code ----------------------------------------------------------------------------------

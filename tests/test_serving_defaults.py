@@ -110,6 +110,7 @@ ALLOWED_HANDLERS = {
     "ComponentResourceHandler",
     "RootHandler",
     "ExplainerMultiRootStaticHandler",
+    "LightPageHandler",
 }
 
 
@@ -118,8 +119,13 @@ def test_only_the_pages_and_their_resources_are_routed_and_nothing_reloads(inpro
     server, tornado = tornado_app(thread)
     routes = routes_of(tornado)
     assert {handler for _, handler in routes} <= ALLOWED_HANDLERS, routes
-    pages = {pattern for pattern, handler in routes if handler == "ExplainerDocHandler"}
+    pages = {pattern for pattern, handler in routes if handler in ("ExplainerDocHandler", "LightPageHandler")}
     assert pages == {("/?$" if route == "/" else f"{route}/?$") for route in ROUTES}
+    # The story and the figure pages are light pages, with no Panel session; the workbench is Panel's.
+    panel = {pattern for pattern, handler in routes if handler == "ExplainerDocHandler"}
+    assert panel == {"/evaluate/?$"}
+    # No class on a server not started for one: no channel, no join address, no teacher's door.
+    assert not [pattern for pattern, _ in routes if pattern.startswith(("/channel", "/class", "/teach"))]
     # Panel's /components/ route (which imports any module a URL names) is shadowed by a 404 that comes first.
     components = [handler for pattern, handler in routes if pattern.startswith("/components/")]
     assert components[0] == "ErrorHandler"
@@ -157,9 +163,11 @@ def test_admin_debug_and_component_paths_are_not_found(probe_server):
         assert status == 404, f"GET {path} -> {status}"
     # /components/<module>/... used to import the module a URL names: `this` prints the Zen of Python.
     assert "Namespaces are one honking great idea" not in probe_server.log()
-    # Bokeh's metadata route answers, with nothing in it.
-    status, body, _ = raw_get(probe_server.port, "/binary/metadata")
-    assert status == 200 and json.loads(body) == {"url": "/binary", "data": {}}
+    # Bokeh's metadata route answers for its one application, the workbench, with nothing in it; a
+    # light page has none.
+    status, body, _ = raw_get(probe_server.port, "/evaluate/metadata")
+    assert status == 200 and json.loads(body) == {"url": "/evaluate", "data": {}}
+    assert raw_get(probe_server.port, "/binary/metadata")[0] == 404
 
 
 LISTINGS = [
@@ -168,6 +176,7 @@ LISTINGS = [
     "/static/extensions/",
     "/static/extensions/panel/",
     "/binary/static/",
+    "/evaluate/static/",
     "/ndcg/static/",
 ]
 

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.evaluation import Qrels
-from explainer.pages import ROUTES
+from explainer.pages import EVALUATE_ROUTE
 from explainer.server.config import ServerConfig, SessionTimes
 from explainer.server.serve import serve_pages
 from explainer.workbench import Workbench
@@ -197,7 +197,7 @@ def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_pag
 
         mine.close()
         wait_until(
-            lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 1,
+            lambda: len(server.get_sessions(EVALUATE_ROUTE)) == 1,
             timeout=30,
             message="the closed page's session to be discarded",
         )

@@ -74,6 +74,15 @@
         this.#receive?.(state);
       }
 
+      /**
+       * What a class's script (served for a class) uses of a figure page: `query()` (its state as its
+       * link's query), `canonical(search)` (a link's query as `query()` would write its state), `values()` (the numbers predict mode hides), `together(mode)` and `revealAll()`
+       * (predict together). Null until it is drawn.
+       */
+      get classroom() {
+        return this.#shell?.classroom ?? null;
+      }
+
       connectedCallback() {
         if (!this.shadowRoot) this.attachShadow({ mode: "open" });
         if (!this.#shell) this.#mount();

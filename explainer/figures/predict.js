@@ -76,19 +76,10 @@ export function judgeGuess(guess, value) {
  * or its arithmetic. `after` is where the Reveal button goes (default: after the last target).
  */
 export function createPredict({ frame, announce, headline, on = false, onSwitch = () => {} }) {
-  const button = node("button", "fig-button predict-toggle", "Predict first");
-  button.type = "button";
-  button.title = "Hide the numbers until you have guessed them";
-  const bar = node("div", "predict-bar");
-  const prompt = node("p", "predict-prompt", ASK);
-  const reveal = node("button", "fig-button predict-reveal", "Reveal");
-  reveal.type = "button";
-  const status = node("p", "predict-status");
-  status.setAttribute("role", "status");
-  bar.append(prompt, reveal, status);
-
+  const { button, bar, prompt, reveal, status } = createControls();
   let active = false;
   let revealed = false;
+  let together = null; // a class's question (served for a class): { label, needsGuess, submit(values) }
   let drawn = null; // the state last drawn
   let shown = ""; // what the figure last said of its numbers
   let current = []; // the targets of the last redraw
@@ -97,54 +88,55 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
 
   const mode = () => {
     frame.classList.toggle("predicting", active);
+    frame.classList.toggle("predict-watching", active && Boolean(together?.watching));
     frame.classList.toggle("predict-hide", active && !revealed);
-    bar.hidden = !active;
+    // The projector's bar says what the class is asked, until the class has its answer.
+    bar.hidden = !active || (revealed && Boolean(together?.watching));
   };
-  const asking = () => `Numbers hidden. Guess ${listed(current.map((t) => t.label))}, then press Reveal.`;
+  const asking = () => askFor(current, together, reveal.textContent);
 
   function guessRow(target) {
-    if (!guesses.has(target.key)) guesses.set(target.key, createGuessRow(target.key, show));
+    if (!guesses.has(target.key)) guesses.set(target.key, createGuessRow(target.key, press));
     return guesses.get(target.key);
   }
 
   function hideAgain() {
     revealed = false;
-    for (const { input, result } of guesses.values()) {
-      input.value = "";
-      input.removeAttribute("aria-invalid");
-      result.hidden = true;
-      result.textContent = "";
-    }
+    clearGuesses(guesses);
     status.textContent = "";
     mode();
   }
 
   /** Check every guess; with at least one, and none malformed, show the numbers and each guess's distance. */
   function show() {
-    const said = judgeGuesses(current, guesses, status);
-    if (!said) return;
+    const read = readGuesses(current, guesses, status, true);
+    if (read) showJudged(read);
+  }
+
+  /** Show the numbers, each guess of `read` judged (none: the projector's, which asked for none). */
+  function showJudged(read) {
+    const said = read ? judgeGuesses(read) : [shown];
     revealed = true;
     status.textContent = "";
     mode();
     announce(said.join(" "));
     headline(shown); // the bar has room for the numbers, not for every guess's distance
   }
-  reveal.addEventListener("click", show);
+
+  /** In a class's question, the button hands the guesses in (the teacher reveals); otherwise it reveals. */
+  function press() {
+    if (!together) return show();
+    const read = readGuesses(current, guesses, status, together.needsGuess);
+    if (!read) return;
+    const values = Object.fromEntries(read.map(({ t, parsed }) => [t.key, parsed.value]));
+    status.textContent = together.submit(values) ?? "";
+  }
+  reveal.addEventListener("click", press);
 
   /** Put each target's guess in place and hide what shows its value: only in predict mode, so that a figure without it pays nothing per click. */
   function place() {
     if (!active) return;
-    for (const target of current) {
-      const g = guessRow(target);
-      if (g.row.parentNode !== target.el) {
-        // Where the value was: after the last hidden node of its own box, else at the box's end.
-        const at = target.hide.filter((hidden) => hidden.parentNode === target.el).at(-1);
-        if (at) at.after(g.row);
-        else target.el.append(g.row);
-      }
-      if (g.words.textContent !== `Your guess for ${target.label}`) g.words.textContent = `Your guess for ${target.label}`;
-      for (const hidden of target.hide) hidden.classList.add(HIDDEN);
-    }
+    for (const target of current) placeGuess(target, guessRow(target));
     if (barAfter && bar.previousSibling !== barAfter) barAfter.after(bar);
   }
 
@@ -182,6 +174,26 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
       barAfter = after;
       place();
     },
+    /** The hidden values of the figure as drawn now: { key, label, value } each. */
+    values: () => current.map(({ key, label, value }) => ({ key, label, value })),
+    /**
+     * A class's question (null: none): the bar says `prompt`, its button says `label` and hands the reader's guesses to
+     * `submit(values)` ({ key: value or null }; with `needsGuess`, at least one), whose answer is
+     * shown under it, instead of revealing; the class reveals with revealAll(). With `watching`
+     * (the projector's) the figure asks for no guess of its own: its numbers hide, and show again.
+     */
+    together(next) {
+      together = next;
+      reveal.textContent = next?.label ?? "Reveal";
+      prompt.textContent = next?.prompt ?? ASK;
+      mode();
+      if (active && !revealed) headline(asking());
+    },
+    /** Show the numbers, with each guess typed so far judged (one that does not read counts as none). */
+    revealAll() {
+      place();
+      showJudged(together?.watching ? null : current.map((t) => readTyped(t, guessRow(t))));
+    },
     /** What the figure says of its numbers: said while they show, and in their place a request for guesses. */
     say(text) {
       shown = text;
@@ -190,6 +202,55 @@ export function createPredict({ frame, announce, headline, on = false, onSwitch 
       headline(said);
     },
   };
+}
+
+/** The mode's switch, and its bar: the prompt, the Reveal button and a status line. */
+function createControls() {
+  const button = node("button", "fig-button predict-toggle", "Predict first");
+  button.type = "button";
+  button.title = "Hide the numbers until you have guessed them";
+  const bar = node("div", "predict-bar");
+  const prompt = node("p", "predict-prompt", ASK);
+  const reveal = node("button", "fig-button predict-reveal", "Reveal");
+  reveal.type = "button";
+  const status = node("p", "predict-status");
+  status.setAttribute("role", "status");
+  bar.append(prompt, reveal, status);
+  return { button, bar, prompt, reveal, status };
+}
+
+/** What the mode says while the numbers hide: what to guess and which button to press (the projector's: what the class guesses). */
+function askFor(targets, together, pressed) {
+  const labels = listed(targets.map((t) => t.label));
+  if (together?.watching) return `Numbers hidden: the class is guessing ${labels}.`;
+  return `Numbers hidden. Guess ${labels}, then press ${pressed}.`;
+}
+
+/** Empty every guess and its judgment. */
+function clearGuesses(guesses) {
+  for (const { input, result } of guesses.values()) {
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    result.hidden = true;
+    result.textContent = "";
+  }
+}
+
+/** Put a target's guess row `g` where its value was (after the last hidden node of its own box, else at the box's end), and hide the value. */
+function placeGuess(target, g) {
+  if (g.row.parentNode !== target.el) {
+    const at = target.hide.filter((hidden) => hidden.parentNode === target.el).at(-1);
+    if (at) at.after(g.row);
+    else target.el.append(g.row);
+  }
+  if (g.words.textContent !== `Your guess for ${target.label}`) g.words.textContent = `Your guess for ${target.label}`;
+  for (const hidden of target.hide) hidden.classList.add(HIDDEN);
+}
+
+/** A target's guess as typed, for a reveal that needs none: one that does not read counts as none. */
+function readTyped(t, g) {
+  const parsed = parseGuess(g.input.value);
+  return { t, g, parsed: parsed.problem ? { value: null } : parsed };
 }
 
 /** A card's hidden value: the card (createCard's parts) holds the guess; its formula and note hide. */
@@ -224,11 +285,11 @@ function createGuessRow(key, onEnter) {
 }
 
 /**
- * Judge every guess of `targets` (their rows in `guesses`): with at least one, and none malformed,
- * each row says its distance, and the sentences are returned; otherwise `status` says what is
- * wrong, the input in question takes the focus, and null is returned.
+ * Read every guess of `targets` (their rows in `guesses`): with none malformed (and, with
+ * `needsGuess`, at least one) the guesses read; otherwise `status` says what is wrong, the input in
+ * question takes the focus, and null is returned.
  */
-function judgeGuesses(targets, guesses, status) {
+function readGuesses(targets, guesses, status, needsGuess) {
   const read = targets.map((t) => ({ t, g: guesses.get(t.key), parsed: parseGuess(guesses.get(t.key).input.value) }));
   const bad = read.find((r) => r.parsed.problem);
   if (bad) {
@@ -237,11 +298,16 @@ function judgeGuesses(targets, guesses, status) {
     bad.g.input.focus();
     return null;
   }
-  if (read.every((r) => r.parsed.value === null)) {
+  if (needsGuess && read.every((r) => r.parsed.value === null)) {
     status.textContent = "Type a guess first: a number from 0 to 1.";
     read[0]?.g.input.focus();
     return null;
   }
+  return read;
+}
+
+/** Each guess read, judged: its row says its distance; the sentences are returned. */
+function judgeGuesses(read) {
   const said = read.map(({ t, g, parsed }) => {
     const judged = judgeGuess(parsed.value, t.value);
     g.result.textContent = `${t.label} = ${judged.text}`;

@@ -108,6 +108,15 @@ export function mountFigure({ model, el }, figure) {
     predicting: predict.set,
     beforePaint: (draw) => paint.beforePaint("figure", draw),
   };
+  // What a class (served for one: classroom/class.js) asks of a figure page, through its tag.
+  shell.classroom = {
+    query: () => queryText(new URLSearchParams(figure.toQuery(state, model))),
+    // A link's query as this figure writes the state it asks for ("" is the article's example).
+    canonical: (search) => queryText(new URLSearchParams(figure.toQuery(stateFromQuery(search, figure.queryFields(model), model.default, model.max_query_length).state, model))),
+    values: predict.values,
+    together: predict.together,
+    revealAll: predict.revealAll,
+  };
   const built = figure.build(shell);
   // Each chart (chart.js) can be saved alone, for a slide of its own.
   if (pictured) for (const chart of root.querySelectorAll(".kchart")) chart.append(createChartButton(chart, frame, pictured));

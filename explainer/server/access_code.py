@@ -8,6 +8,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from explainer.server.headers import content_security_policy
 from explainer.server.limiters import RateLimit
@@ -22,13 +23,29 @@ WRONG_GUESSES_IN_ALL = (100, 2.0)
 WRONG_GUESS_WAIT_S = 1.0
 
 
+class Form(NamedTuple):
+    """What the form that asks for a code says: its heading, its field's label, and after a wrong code."""
+
+    heading: str
+    label: str
+    wrong: str
+
+
+ACCESS_FORM = Form(
+    "This explainer asks for an access code",
+    "Access code",
+    "That is not the code. Ask the person who started the server.",
+)
+
+
 class AccessCode:
     """An optional access code, made once at start-up from the code given (or None for none).
 
     The code is asked for once, in a form of its own (never in a URL, which logs and browser
     histories keep); a right one sets a cookie holding an HMAC of the code under a key made
     here, valid until the server stops (made before ``--num-procs`` forks, so every process
-    takes the same cookie). A wrong one waits a second before the form comes back; past
+    takes the same cookie; ``cookie`` names it, ``form`` says what the form asks for: the
+    teacher's key is asked for the same way). A wrong one waits a second before the form comes back; past
     ``WRONG_GUESSES_PER_CLIENT`` for a client or ``WRONG_GUESSES_IN_ALL`` for the server (each a
     burst, then so many a second) a guess is not even compared: it gets a 429 that says how long
     to wait. Scripts and stylesheets stay public: they are Bokeh's and Panel's own. The code
@@ -37,7 +54,14 @@ class AccessCode:
 
     COOKIE = "explainer-access"
 
-    def __init__(self, code: str | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        code: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        cookie: str = COOKIE,
+        form: Form = ACCESS_FORM,
+    ):
+        self.cookie, self.form = cookie, form
         self.key = secrets.token_bytes(32)
         self.digest: str | None = self._digest_of(code) if code else None
         self.per_client = RateLimit(*WRONG_GUESSES_PER_CLIENT, clock=clock)
@@ -49,11 +73,12 @@ class AccessCode:
     def allows(self, handler) -> bool:
         if self.digest is None:
             return True
-        given = handler.get_cookie(self.COOKIE) or ""
+        given = handler.get_cookie(self.cookie) or ""
         return hmac.compare_digest(given.encode("ascii", "replace"), self.digest.encode("ascii"))
 
-    def ask(self, handler, wrong: bool = False, wait_s: float = 0.0) -> None:
-        """Answer with the form: 401, 403 after a wrong code, 429 with ``wait_s`` after too many."""
+    def ask(self, handler, wrong: bool = False, wait_s: float = 0.0, note_text: str = "") -> None:
+        """Answer with the form: 401 (with ``note_text``, if any, above it), 403 after a wrong code,
+        429 with ``wait_s`` after too many."""
         from html import escape
 
         handler.set_status(429 if wait_s else 403 if wrong else 401)
@@ -66,10 +91,19 @@ class AccessCode:
             handler.set_header("Retry-After", str(seconds))
             note = f"<p role='alert'>Too many wrong codes from here: try again in {seconds} s.</p>"
         elif wrong:
-            note = "<p role='alert'>That is not the code. Ask the person who started the server.</p>"
+            note = f"<p role='alert'>{escape(self.form.wrong)}</p>"
         else:
-            note = ""
-        handler.finish(ACCESS_PAGE.format(note=note, action=escape(handler.request.path, quote=True)))
+            note = note_text and f"<p role='alert'>{escape(note_text)}</p>"
+        form = self.form
+        handler.finish(
+            ACCESS_PAGE.format(
+                title=escape(form.label),
+                heading=escape(form.heading),
+                label=escape(form.label),
+                note=note,
+                action=escape(handler.request.path, quote=True),
+            )
+        )
 
     def guess_wait(self, client: str) -> float:
         """The seconds ``client`` must wait before its next guess is compared (asked once refused: at least 1 ms)."""
@@ -95,16 +129,20 @@ class AccessCode:
             return self.ask(handler, wrong=True)
         self.per_client.give_back(client)
         self.in_all.give_back("")
-        handler.set_cookie(self.COOKIE, self.digest, httponly=True, samesite="Strict", path="/")
+        self.grant(handler)
         handler.redirect(handler.request.path, status=303)
+
+    def grant(self, handler) -> None:
+        """Set the cookie that says this browser gave the code (HttpOnly, SameSite=Strict, until the server stops)."""
+        handler.set_cookie(self.cookie, self.digest, httponly=True, samesite="Strict", path="/")
 
 
 # The form that asks for the access code: no script, nothing fetched.
 ACCESS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Access code</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
 <style>body{{font:16px system-ui,sans-serif;max-width:28em;margin:4em auto;padding:0 1em;color-scheme:light dark}}
 input,button{{font:inherit;padding:.4em .6em}}</style></head><body>
-<h1>This explainer asks for an access code</h1>{note}
-<form method="post" action="{action}"><label>Access code <input name="code" autocomplete="off" autofocus required></label>
+<h1>{heading}</h1>{note}
+<form method="post" action="{action}"><label>{label} <input name="code" autocomplete="off" autofocus required></label>
 <button type="submit">Open</button></form></body></html>
 """

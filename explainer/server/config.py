@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from explainer.server.access_code import AccessCode
+from explainer.server.class_config import ClassConfig
 from explainer.server.clients import Network
 from explainer.server.tokens import new_secret
 
@@ -41,10 +42,10 @@ class Limits:
     # No page sends a request body but the access code's form.
     max_body_bytes: int = 16 * 1024
     body_timeout_s: float = 10.0
-    # A page's websocket messages: its document request, "document ready", and one figure state per
-    # click. The largest is a state; the queries figure's with eight queries of twenty ranks for
-    # each system, about 1.3 KB, is the largest a figure holds (tests/test_abuse.py measures each
-    # figure's). A longer message closes the connection before it is read.
+    # A Panel page's websocket messages (the workbench's: its document request, "document ready",
+    # its state per change, what-if changes, a few hundred bytes each). A longer message closes the
+    # connection before it is read; the workbench's page takes one longer only as a piece of an
+    # upload (``max_upload_message_bytes``, ``messages.fits_a_page``).
     max_message_bytes: int = 32 * 1024
     # The workbench's page also sends the files a reader uploads, one piece a message
     # (``workbench/upload.py``): a MiB as base64, 1,398,104 characters. Its websocket alone takes
@@ -145,6 +146,8 @@ class ServerConfig:
     pages: Mapping[str, Callable] = field(default_factory=dict)
     access: AccessCode = field(default_factory=AccessCode)
     class_address: str = ""
+    # A server started for a class (``--class``, or ``--address`` in one process) holds one.
+    classroom: ClassConfig | None = None
     # The one page whose websocket may send the pieces of an uploaded file.
     upload_page: str = "/evaluate"
     limits: Limits = Limits()
@@ -160,11 +163,18 @@ class ServerConfig:
 
     @functools.cached_property
     def light_routes(self) -> frozenset[str]:
-        """The routes served as light pages (``mirror.light_page``): the story's and the figures'.
-        A route given in ``pages`` in place of one of them (and the upload page) is a Panel page."""
-        from explainer.pages import ROUTES
+        """The routes served as light pages (``light_pages.py``): the story's and the figures'.
+        A route given in ``pages`` in place of one of them is a Panel page."""
+        from explainer.pages import LIGHT_ROUTES
 
-        return frozenset(route for route in ROUTES if route not in self.pages and route != self.upload_page)
+        return frozenset(route for route in LIGHT_ROUTES if route not in self.pages)
+
+    @functools.cached_property
+    def panel_pages(self) -> dict[str, Callable]:
+        """The Panel pages served, by route, each a builder of a fresh page: the workbench, and ``pages``."""
+        from explainer.pages import evaluate_page
+
+        return {"/evaluate": evaluate_page, **self.pages}
 
     @functools.cached_property
     def host_rule(self):

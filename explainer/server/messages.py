@@ -1,7 +1,8 @@
-"""The message filter: what a page's websocket may send, checked before Bokeh sees it.
+"""The message filter: what the workbench page's websocket may send, checked before Bokeh sees it.
 
-A page sends one document request, then PATCH-DOC messages: "document ready" once, and a
-figure's new state per click; the workbench's page also sends the pieces of uploaded files.
+The workbench is the one Panel page (the story and the figure pages open no session). It sends
+one document request, then PATCH-DOC messages: "document ready" once, its state (the open
+query, run and k) per click, the pieces of uploaded files and what-if changes.
 ``page_events`` keeps exactly those events, rebuilt from their checked parts; ``PageMessages``
 is the websocket handler's side of it (mixed into Bokeh's handler by ``websocket.py``).
 """
@@ -14,11 +15,9 @@ import copy
 import time
 from typing import Any, NamedTuple
 
-from explainer.export import DOCUMENT_READY
 from explainer.server.config import config_of
 from explainer.server.limiters import Share
 from explainer.server.logs import REFUSAL_LOG_EVERY_S, log, shorten
-from explainer.server.mirror import LIGHT_PULL, states_reply
 
 # How deep a figure's state nests (the queries figure's: a map of lists of lists).
 MAX_STATE_DEPTH = 4
@@ -30,6 +29,15 @@ WHAT_IF_MESSAGES = frozenset({"judge", "move", "undo"})
 # Its what-if judgments and moves are in its state too, but come from Python: a state that
 # carries them, as large as a what-if of every query, is dropped before Panel compares it.
 WORKBENCH_PAGE_FIELDS = frozenset({"query", "run", "k"})
+# A message's header and metadata frames: a page's are some 60 bytes.
+MAX_HEADER_CHARS = 4096
+# The "document ready" event, as a Panel page sends it once it has its document (Panel holds
+# Python's changes back until it comes): taken once.
+DOCUMENT_READY = {
+    "kind": "MessageSent",
+    "msg_type": "bokeh_event",
+    "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}},
+}
 
 
 def session_gone(connection) -> bool:
@@ -37,6 +45,19 @@ def session_gone(connection) -> bool:
     destroyed (a page that left as its session was made), and ``connection.session`` then fails an
     assertion, in a message's handling or in Bokeh's ``on_close``, each a traceback in the log."""
     return connection is not None and connection._session is None
+
+
+def fits_a_page(content: str, max_message_bytes: int) -> bool:
+    """Whether a message's content frame is one a page sends, by its length: at most
+    ``max_message_bytes``, or, longer, one piece of an upload (one event, a ``data_event``).
+
+    The workbench's websocket takes messages as long as an upload's piece (a MiB of a file as
+    base64); read whole, one that long holding ten thousand small states took the server's
+    thread some 250 ms. Counting its events is a scan at memchr's speed, before anything parses it.
+    """
+    if len(content) <= max_message_bytes:
+        return True
+    return content.count('"kind"') == 1 and '"data_event"' in content
 
 
 class Refusal(Exception):
@@ -262,6 +283,12 @@ class PageMessages:
         if not isinstance(fragment, str):
             raise Refusal("binary-frame")
         self._frames += 1
+        # Before Bokeh parses it: a header or metadata frame is a few dozen bytes, a content frame
+        # at most a page's message or one piece of an upload.
+        if self._frames % 3 and len(fragment) > MAX_HEADER_CHARS:
+            raise Refusal("too-long")
+        if self._frames % 3 == 0 and not fits_a_page(fragment, config_of(self.application).limits.max_message_bytes):
+            raise Refusal("too-long")
         message = await self.receiver.consume(fragment)
         if self._frames % 3:  # a message is three text frames: header, metadata, content
             return None
@@ -278,8 +305,6 @@ class PageMessages:
         kind = message.msgtype
         if kind == "PULL-DOC-REQ" and not self._pulled:
             self._pulled = True
-            if message.content == LIGHT_PULL:
-                return states_reply(message.header["msgid"], self.connection.session.document)
             return await ServerSession.pull(message, self.connection)
         if kind != "PATCH-DOC":
             self._note_dropped(

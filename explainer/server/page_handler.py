@@ -1,10 +1,10 @@
-"""The page handler: a page request answered with its page, the access form or a redirect.
+"""The Panel page handler: the workbench's page request answered with its page, the access form or a redirect.
 
 ``ExplainerDocHandler`` takes the place of Panel's in Bokeh's per-app routes (``patches.py``).
-It redirects three kinds of address Panel cannot serve well (``page_redirect``), sends the
-story and the figure pages as light pages (``mirror.py``), and, with an access code, asks for
-it first. A Panel page (the workbench's) makes its session with the page, so it counts against
-the client's workbench sessions (``guards.py``; past them, a 429). It reads its server's
+The story and the figure pages are not Panel's (``light_pages.py``); a Panel page (the
+workbench's) makes its session with the page, so it counts against the client's workbench
+sessions (``guards.py``; past them, a 429). It redirects the addresses Panel cannot serve well
+(``page_redirect``) and, with an access code, asks for it first. It reads its server's
 ``ServerConfig`` from the Tornado application's settings.
 """
 
@@ -18,28 +18,7 @@ from panel.io.server import DocHandler
 from explainer.server.config import config_of
 from explainer.server.guards import client_of, guards_of
 from explainer.server.headers import content_security_policy, new_nonce
-from explainer.server.mirror import light_page, light_page_token
-
-
-def page_redirect(path: str, query: str, route: str) -> str | None:
-    """Where a request for the page at ``route`` (asked for as ``path`` and ``query``) is sent
-    instead, or None to serve it: a query longer than ``MAX_QUERY_LENGTH`` is left out (with
-    ``#ignored-query=<length>`` for the figure's notice), a trailing slash goes, and a "?" inside
-    the query is escaped. Redirects are relative, so that they hold behind a proxy that rewrites the path."""
-    from explainer.figures.base import MAX_QUERY_LENGTH
-
-    if len(query) > MAX_QUERY_LENGTH:
-        return f"./{path.rsplit('/', 1)[-1]}#ignored-query={len(query)}"
-    if path.endswith("/") and route != "/":
-        # /binary/ would look for its scripts under /binary/static/: the page is /binary.
-        page = path.rstrip("/").rsplit("/", 1)[-1]
-        return f"../{page}{'?' if query else ''}{query}"
-    if "?" in query:
-        # Panel fails on a second "?" (a 500); the same query with it escaped, as a browser would
-        # send a "?" inside a value. (The README's /which-measure lists use "?".)
-        return f"./{path.rsplit('/', 1)[-1]}?{query.replace('?', '%3F')}"
-    return None
-
+from explainer.server.page_redirect import page_redirect
 
 SCRIPT_TAG = re.compile(rb"<script(?=[\s>])")
 
@@ -50,7 +29,7 @@ def with_nonce(page: bytes, nonce: str) -> bytes:
 
 
 class ExplainerDocHandler(DocHandler):
-    """Panel's page handler, behind the access code, with our redirects and the light pages."""
+    """Panel's page handler, behind the access code, with our redirects and a nonce on its scripts."""
 
     async def get(self, *args, **kwargs):
         config = config_of(self.application)
@@ -59,8 +38,6 @@ class ExplainerDocHandler(DocHandler):
         redirect = page_redirect(self.request.path, self.request.query, self.application_context.url)
         if redirect is not None:
             return self.redirect(redirect, status=303)
-        if (page := light_page(self.application_context.url, config)) is not None:
-            return self._send_light_page(page)
         guards = guards_of(self.application)
         client = client_of(self)
         if not guards.workbench_sessions.allow(client):
@@ -92,20 +69,6 @@ class ExplainerDocHandler(DocHandler):
         self.set_header("Retry-After", str(seconds))
         self.set_header("Content-Type", "text/plain; charset=utf-8")
         self.finish(f"Too many new pages from this address: try again in {seconds} s.\n")
-
-    def _send_light_page(self, page: str) -> None:
-        """The page with a new session's token and its scripts' nonce; the session is made when its
-        websocket opens (as Bokeh makes one for a page whose session is gone), while the page is
-        already working. Framable as ``--framed-by`` says (by default by any page)."""
-        from explainer.export import SCRIPT_NONCE, SESSION_TOKEN
-
-        token = light_page_token(self.application, self.application_context.application, self.request)
-        nonce = new_nonce()
-        policy = content_security_policy(nonce, self.request.host, config_of(self.application).framed_by)
-        self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")  # a token is for one page load
-        self.set_header("Content-Security-Policy", policy)
-        self.write(page.replace(SESSION_TOKEN, token).replace(SCRIPT_NONCE, nonce))
 
     async def post(self, *args, **kwargs):
         # The access code's form: a right code sets its cookie and reloads the page.

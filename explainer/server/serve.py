@@ -9,15 +9,17 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     """Start Panel's server as ``config`` says; returns the server (running in a thread if ``threaded``).
 
     ``show`` opens a browser on the story. Only the pages are served (no admin page, no
-    autoreload, no static directories, no /components/ files, no autoload.js), sessions are
-    signed, websockets are accepted only from this host and from ``config.allow_origins``, a browser's requests and
-    messages are held to ``config.limits``, and the session of a page that is gone is freed
-    within ``config.sessions``' times (see README "Serving safely").
+    autoreload, no static directories, no /components/ files, no autoload.js): the story and
+    the figure pages as light pages (``light_pages.py``, no session), the workbench as a Panel
+    page, and on a server that holds a class its channel and its addresses (``class_routes``).
+    Sessions are signed, websockets are accepted only from this host and from
+    ``config.allow_origins``, a browser's requests and messages are held to ``config.limits``,
+    and the session of a page that is gone is freed within ``config.sessions``' times (see
+    README "Serving safely").
     """
     import panel as pn
-    from tornado.web import ErrorHandler
 
-    from explainer.pages import TITLES, routes
+    from explainer.pages import TITLES
     from explainer.server.http_server import ResponseHeaders
     from explainer.server.logs import shorten_long_log_messages
     from explainer.server.patches import use_explainer_handlers, use_explainer_http_server
@@ -26,11 +28,10 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     use_explainer_handlers()
     use_explainer_http_server()
     shorten_long_log_messages()
-    served = {**routes(config.class_address), **config.pages}
     if not threaded:  # the server has the process to itself (a test's server does not)
-        _freeze_what_every_session_shares(served, config)
+        _freeze_what_every_session_shares(config)
     return pn.serve(
-        {route: session_of(build, config.trusted_proxies) for route, build in served.items()},
+        {route: session_of(build, config.trusted_proxies) for route, build in config.panel_pages.items()},
         port=config.port,
         address=config.address,
         websocket_origin=config.websocket_origins,
@@ -45,8 +46,7 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
         prefix=config.prefix,
         num_procs=config.num_procs,
         start=True,
-        # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
-        extra_patterns=[(r"/components/.*", ErrorHandler, {"status_code": 404})],
+        extra_patterns=routes(config),
         http_server_kwargs=config.limits.http_server_options,
         websocket_max_message_size=config.limits.max_message_bytes,
         # A session's token sits in its page's HTML, where the page's scripts can read it: Bokeh
@@ -67,7 +67,36 @@ def serve_pages(config: ServerConfig, show: bool = False, threaded: bool = False
     )
 
 
-def _freeze_what_every_session_shares(routes, config: ServerConfig) -> None:
+def routes(config: ServerConfig) -> list[tuple]:
+    """The routes that are not Panel pages: each light page (and its address with a trailing slash,
+    redirected), and on a server that holds a class, its channel, its join address, the teacher's
+    door and the class's results. (Bokeh puts ``config.prefix`` before each.)"""
+    from tornado.web import ErrorHandler
+
+    from explainer.server.light_pages import LightPageHandler
+
+    # "/binary/" too: page_redirect sends it to /binary.
+    found: list[tuple] = [
+        (f"{route.rstrip('/')}/?", LightPageHandler, {"route": route}) for route in sorted(config.light_routes)
+    ]
+    if config.classroom is not None:
+        from explainer.server.channel import ChannelHandler
+        from explainer.server.join_page import JoinHandler
+        from explainer.server.results_download import ResultsHandler
+        from explainer.server.teach_page import TeachHandler
+
+        found += [
+            (r"/channel", ChannelHandler),
+            (r"/class", JoinHandler),
+            (r"/class/results\.csv", ResultsHandler),
+            (r"/teach", TeachHandler),
+        ]
+    # Panel's /components/<module>/... route imports any module a URL names; no page uses it.
+    found.append((r"/components/.*", ErrorHandler, {"status_code": 404}))
+    return found
+
+
+def _freeze_what_every_session_shares(config: ServerConfig) -> None:
     """Build each page once, then leave everything alive so far out of Python's garbage collections.
 
     A full collection walks every tracked object, and the modules, classes and caches of Panel,
@@ -79,11 +108,11 @@ def _freeze_what_every_session_shares(routes, config: ServerConfig) -> None:
     """
     import gc
 
-    from explainer.server.mirror import light_page
+    from explainer.server.light_pages import light_page
 
-    for build in routes.values():
+    for build in config.panel_pages.values():
         build()
     for route in config.light_routes:
-        light_page(route, config)
+        light_page(route, config.class_address, config.classroom is not None)
     gc.collect()
     gc.freeze()

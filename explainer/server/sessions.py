@@ -1,4 +1,4 @@
-"""A served page's session: what each one is given when it starts, what is let go when it ends."""
+"""A served Panel page's session (the workbench's): what each one is given when it starts, what is let go when it ends."""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ def session_of(build, trusted_proxies=()):
         from panel.io.resources import LOCAL_DIST
         from panel.io.state import state
 
-        from explainer.export import DISCONNECT_NOTICE
-        from explainer.pages import PAGE_TEMPLATE
+        from explainer.pages import DISCONNECT_NOTICE, PAGE_TEMPLATE
 
         doc = state.curdoc
         doc.template = PAGE_TEMPLATE
