@@ -1,8 +1,9 @@
 """The workbench's uploads and what-if messages under attack, while a well-behaved reader keeps clicking.
 
 Each test serves the explainer in a subprocess (``test_abuse.py``'s ``under_attack``: a reader
-of /binary in a process of its own clicks every 20 ms whatever happens) and sends, from another
-session of /evaluate, what a page can send: a file in pieces, or what-if changes. It checks
+of the workbench in a process of its own, four sessions switching k in turns, clicks every 31 ms
+whatever happens) and sends, from another session of /evaluate, what a page can send: a file in
+pieces, or what-if changes. It checks
 what the attacker got (one line that says why, never a traceback) and what the class saw: the
 reader's click round trips at most ``P95_LIMIT_MS`` at the 95th percentile and ``MAX_LIMIT_MS``
 at most, and the server's memory. All of them are slow (``./serve.sh test -m slow``).

@@ -1,5 +1,12 @@
-"""Faults: the server stopped and restarted under an open page; pages that close, crash or vanish
-free their sessions."""
+"""Faults: the server stopped and restarted under open pages; a class's channel lost and found
+again; pages that close, crash or vanish free their sessions.
+
+The story and the figure pages are light pages: on a plain server they hold no connection, so
+a server that is gone changes nothing for them. The workbench (/evaluate) is the one Panel page:
+its connection's loss shows Panel's notice (``pages.DISCONNECT_NOTICE``), and its session is the
+one a page can leave behind. On a server that holds a class, every page holds the class channel:
+a phone says when it lost it and when it is back (class.js's bar, ``.class-news``).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explainer import metrics
-from explainer.export import DISCONNECT_NOTICE
-from explainer.pages import ROUTES
+from explainer.pages import DISCONNECT_NOTICE, EVALUATE_ROUTE
 from explainer.server.config import ServerConfig, SessionTimes
 from explainer.server.serve import serve_pages
 
@@ -30,6 +36,7 @@ from support.sessions import (
 pytestmark = pytest.mark.browser
 
 f = metrics.format_number
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
 def expect_consistent(page) -> list[dict]:
@@ -45,53 +52,55 @@ def expect_consistent(page) -> list[dict]:
     return shown
 
 
+def open_a_query(workbench) -> None:
+    """Open the first query of the workbench's table: Python sends it in full (its lists to judge)."""
+    workbench.locator(".wb-row .wb-link").first.click()
+    expect(workbench.locator(".wb-list.wb-run-1 select.wb-grade").first).to_be_visible()
+
+
 @pytest.mark.slow
-def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser):
+def test_the_workbench_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser):
+    """The workbench shows Panel's notice when its connection drops (in the page's type, its close
+    button named for screen readers, axe clean); a figure page beside it, a light page, notices
+    nothing and keeps working on its own; once the server is back, reloading the workbench brings it
+    back to Python."""
     running = Server()
     context = browser.new_context()
     try:
-        figure_page, story_page = context.new_page(), context.new_page()
-        seen = watch_page(figure_page)
+        workbench, figure_page = context.new_page(), context.new_page()
+        seen = watch_page(workbench)
+        workbench.goto(running.url + EVALUATE_ROUTE)
         figure_page.goto(running.url + "/binary?relevant=1,4&missed=0&k=3")
-        story_page.goto(running.url + "/")
         expect(figure_page.locator(".metric-formula").first).to_have_text("P@3 = 1 / 3 = 0.33")
-        expect(story_page.locator(".fig-binary .metric-formula").first).to_be_visible()
-        figure_page.locator('.rl-row[data-rank="2"] button').click()
-        figure_page.wait_for_url(re.compile(r"relevant=1,2,4&"))
-        expect_consistent(figure_page)
-        assert figure_page.locator(".connection-notice").count() == 0
+        workbench.bring_to_front()
+        open_a_query(workbench)
+        notice = workbench.locator(".notyf__toast.notyf__disconnect")
+        assert notice.count() == 0
 
         running.stop()
-        for page in (figure_page, story_page):
-            expect(page.locator(".connection-notice p").first).to_have_text(DISCONNECT_NOTICE, timeout=10_000)
+        expect(notice.locator(".notyf__message")).to_have_text(DISCONNECT_NOTICE, timeout=10_000)
         # The notice is in the page's type, readable, and its close button has a name.
-        notice = figure_page.locator(".connection-notice")
         expect(notice).to_have_css("font-family", re.compile(r"^system-ui"))
-        expect(figure_page.get_by_role("button", name="Close this notice")).to_be_visible()
-        figure_page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
-        serious = serious_violations(figure_page)
+        expect(workbench.get_by_role("button", name="Close this notice")).to_be_visible()
+        workbench.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+        serious = serious_violations(workbench)
         assert serious == [], "\n".join(serious)
-        # The figures keep working on their own, their numbers always matching their lists.
+        # The light page had no connection to lose: no notice, and its figure works on, its numbers
+        # always matching its list.
         for rank in (3, 7, 2):
             figure_page.locator(f'.rl-row[data-rank="{rank}"] button').click()
             expect_consistent(figure_page)
-        story_page.locator('.fig-ndcg .rl-row[data-rank="4"] button').click()
-        expect_consistent(story_page)
-        figure_page.wait_for_url(re.compile(r"relevant=1,3,4,7&"))
-        before = read_figures(figure_page)
+        figure_page.wait_for_url(re.compile(r"relevant=1,2,3,4,7&"))
+        assert figure_page.locator(".notyf__toast, .connection-notice, .class-bar").count() == 0
 
         running.start()
-        figure_page.reload()  # as the notice says: the link keeps the state
-        expect(figure_page.locator(".metric-formula").first).to_be_visible()
-        wait_until(lambda: read_figures(figure_page) == before, message="the reloaded page to show the same state")
-        assert figure_page.locator(".connection-notice").count() == 0
-        figure_page.locator('.rl-row[data-rank="1"] button').click()
-        figure_page.wait_for_url(re.compile(r"relevant=3,4,7&"))
-        expect_consistent(figure_page)
-        # While the server was down, sends failed and a reload found nothing; since it is back, no error.
+        workbench.bring_to_front()
+        workbench.reload()  # as the notice says
+        open_a_query(workbench)  # Python sends the query: the connection is back
+        assert notice.count() == 0
         errors_since = len(seen["errors"])
-        figure_page.locator('.rl-row[data-rank="12"] button').click()
-        expect_consistent(figure_page)
+        workbench.locator(".wb-row .wb-link").nth(1).click()
+        expect(workbench.locator(".wb-list.wb-run-1 select.wb-grade").first).to_be_visible()
         assert seen["errors"][errors_since:] == [] and seen["dialogs"] == []
         assert "Traceback" not in running.log()
     finally:
@@ -101,11 +110,14 @@ def test_a_page_says_when_the_server_is_gone_and_a_reload_brings_it_back(browser
 
 class FreezableProxy:
     """A TCP proxy to a local port that can freeze: it stops forwarding but keeps every connection open,
-    as when a laptop is shut or leaves the Wi-Fi (the server hears nothing, not even a close)."""
+    as when a laptop is shut or leaves the Wi-Fi (the server hears nothing, not even a close). It can
+    also cut: drop every connection, and each new one at once, until it is restored (a Wi-Fi that
+    blinks: both ends hear their connections close)."""
 
-    def __init__(self, target_port: int):
-        self.port, self.target = free_port(), target_port
+    def __init__(self, target_port: int, port: int | None = None):
+        self.port, self.target = port or free_port(), target_port
         self.frozen = threading.Event()
+        self.cutting = threading.Event()
         self.writers: list[asyncio.StreamWriter] = []
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -117,6 +129,9 @@ class FreezableProxy:
         self.server = await asyncio.start_server(self._connection, "127.0.0.1", self.port)
 
     async def _connection(self, reader, writer):
+        if self.cutting.is_set():
+            writer.close()
+            return
         upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
         self.writers += [writer, upstream_writer]
 
@@ -137,6 +152,20 @@ class FreezableProxy:
     def freeze(self):
         self.frozen.set()
 
+    def cut(self):
+        """Close every connection (both ends) and, until ``restore``, each new one as it comes."""
+        self.cutting.set()
+
+        async def close_all():
+            for writer in self.writers:
+                writer.close()
+            self.writers = []
+
+        asyncio.run_coroutine_threadsafe(close_all(), self.loop).result(10)
+
+    def restore(self):
+        self.cutting.clear()
+
     def close(self):
         async def shutdown():
             self.server.close()
@@ -151,9 +180,46 @@ class FreezableProxy:
 
 
 @pytest.mark.slow
-def test_the_session_of_a_closed_or_vanished_page_is_freed(browser):
-    """A closed page closes its websocket (so does a crashed tab: Chromium's network service outlives the
-    renderer); a vanished one (laptop shut, Wi-Fi gone) goes silent, and only the server's pings notice."""
+def test_a_phone_in_a_class_says_when_its_channel_is_lost_and_when_it_is_back(browser):
+    """A phone in a class, its Wi-Fi blinking: the class bar says the connection is lost and being
+    tried again, its figure works on meanwhile, and once the network is back the channel reopens
+    with the page's token and the bar says so (class.js: a lost channel is tried again, a little
+    later each time)."""
+    port = free_port()  # the proxy's: the server is told it is its public address, as behind nginx
+    running = Server("--class", "--public-host", f"127.0.0.1:{port}")
+    proxy = FreezableProxy(running.port, port)
+    context = browser.new_context(**PHONE)
+    try:
+        phone = context.new_page()
+        seen = watch_page(phone)
+        phone.goto(f"http://127.0.0.1:{port}/class")  # the join address: the plan's first figure
+        news = phone.locator(".class-news")
+        expect(news).to_have_text("You are in the class.", timeout=30_000)
+        expect_consistent(phone)
+
+        proxy.cut()
+        expect(news).to_have_text("Lost the class's connection: trying again…", timeout=10_000)
+        phone.locator('.rl-row[data-rank="2"] button').click()  # the figure works on its own
+        expect_consistent(phone)
+        phone.wait_for_timeout(2_000)  # a try or two fails meanwhile
+        expect(news).to_have_text("Lost the class's connection: trying again…")
+
+        proxy.restore()
+        expect(news).to_have_text("You are in the class.", timeout=30_000)
+        assert "Traceback" not in running.log()
+        assert [error for error in seen["errors"] if "WebSocket" not in error] == [], seen["errors"]
+    finally:
+        context.close()
+        proxy.close()
+        running.stop()
+
+
+@pytest.mark.slow
+def test_the_session_of_a_closed_or_vanished_workbench_is_freed(browser):
+    """The workbench is the one page with a session. A closed page closes its websocket (so does a
+    crashed tab: Chromium's network service outlives the renderer); a vanished one (laptop shut,
+    Wi-Fi gone) goes silent, and only the server's pings notice. Either way the server lets go of its
+    session, its document, its page and its workbench."""
     # The same mechanism as in production, on a shorter clock so the test need not wait half a minute.
     options = SessionTimes()
     assert options.unused_session_lifetime_milliseconds <= 15_000
@@ -176,21 +242,18 @@ def test_the_session_of_a_closed_or_vanished_page_is_freed(browser):
         warm_up(context, f"http://127.0.0.1:{port}")
         warmed = session_ids(server)
         closed, vanished = context.new_page(), context.new_page()
-        closed.goto(f"http://127.0.0.1:{port}/binary")
-        vanished.goto(f"http://127.0.0.1:{proxy.port}/ndcg")
+        closed.goto(f"http://127.0.0.1:{port}{EVALUATE_ROUTE}")
+        vanished.goto(f"http://127.0.0.1:{proxy.port}{EVALUATE_ROUTE}")
         for page in (closed, vanished):
-            expect(page.locator(".metric-formula").first).to_be_visible()
-        # A light page draws before its websocket opens: wait for both sessions, not for the drawing.
+            page.bring_to_front()
+            open_a_query(page)
         wait_until(lambda: len(session_ids(server) - warmed) == 2, timeout=30, message="both pages' sessions")
         held = [weakref.ref(obj) for obj in session_objects(server, exclude=warmed)]
+        assert len(held) >= 2 * 3  # each session's document, page and workbench (its view and itself)
 
         closed.close()
         proxy.freeze()
-        wait_until(
-            lambda: sum(len(server.get_sessions(route)) for route in ROUTES) == 0,
-            timeout=20,
-            message="both sessions to be discarded",
-        )
+        wait_until(lambda: session_ids(server) <= warmed, timeout=20, message="both sessions to be discarded")
         gc.collect()
         assert [ref() for ref in held if ref() is not None] == []
     finally:

@@ -195,25 +195,28 @@ def test_numpy_has_the_switch_for_huge_pages_the_reader_turns_off():
     assert switch(previous) is False, relied_on("evaluation/formats/memory.py small_pages")
 
 
-def test_bokehs_application_has_what_a_served_light_pages_token_is_made_of():
-    """The page handler (server/page_handler.py) makes a light page's token as Bokeh's page handler makes one."""
-    from bokeh.application import Application
+def test_bokehs_application_holds_the_secret_and_the_switch_a_websockets_token_is_checked_with():
+    """websocket.py checks a token's signature (tokens.py) with the application's secret, when it signs sessions."""
     from bokeh.server.tornado import BokehTornado
 
-    where = relied_on("server/page_handler.py ExplainerDocHandler._send_light_page")
+    where = relied_on("server/websocket.py ExplainerWSHandler._handshake_refusal")
     source = inspect.getsource(BokehTornado)
-    for name in ("secret_key", "sign_sessions", "session_token_expiration", "generate_session_ids"):
+    for name in ("secret_key", "sign_sessions"):
         assert f"def {name}(" in source, where
-    assert callable(getattr(Application, "process_request", None)), where
 
 
-def test_panel_holds_a_sessions_changes_until_the_page_says_its_document_is_ready():
-    """connection.js sends "document ready", as Panel's page does: Panel's state._connected waits for it."""
-    from panel.io.state import state
+def test_bokehs_websocket_handler_keeps_its_token_and_opens_its_session_in_async_open():
+    """websocket.py reads the handshake's token (``WSHandler._token``, set from the subprotocol) before
+    Bokeh does, and makes a new session in its turn by wrapping ``_async_open(token)``."""
+    from bokeh.server.views.ws import WSHandler as BokehWSHandler
+    from panel.io.server import WSHandler
 
-    where = relied_on("figures/connection.js linkFigures")
-    assert "_connected" in inspect.getsource(type(state)._on_load), where
-    assert "_schedule_on_load" in inspect.getsource(__import__("panel.io.application", fromlist=["x"])), where
+    where = relied_on("server/websocket.py ExplainerWSHandler (_token, _async_open)")
+    assert "self._token = " in inspect.getsource(BokehWSHandler), where
+    assert "self._token" in inspect.getsource(BokehWSHandler.open), where
+    for handler in (BokehWSHandler, WSHandler):
+        assert inspect.iscoroutinefunction(handler._async_open), where
+        assert list(inspect.signature(handler._async_open).parameters) == ["self", "token"], where
 
 
 def test_a_server_connection_holds_its_session_in_session_and_drops_it_when_detached():

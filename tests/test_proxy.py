@@ -2,9 +2,11 @@
 
 nginx listens on a free port of 127.0.0.1 that is not 80 (the case a dropped port breaks),
 with the explainer under a prefix, and runs as a child of the test with its own prefix
-directory. Each misconfiguration the README's troubleshooting names is tried too, to check
-that its symptom is the one described. Without nginx (Debian's ``nginx`` package; .ci/run
-installs it) these tests are skipped.
+directory. Through it go the light pages (no websocket), the workbench's websocket
+(/explainer/evaluate/ws, the one Bokeh session) and, on a server that holds a class, the class
+channel (/explainer/channel). Each misconfiguration the README's troubleshooting names is tried
+too, to check that its symptom is the one described. Without nginx (Debian's ``nginx``
+package; .ci/run installs it) these tests are skipped.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from explainer.export import UNREACHABLE_NOTICE
+from explainer.pages import EVALUATE_ROUTE
 
 from support.server import ROOT, free_port, wait_until
 
@@ -35,6 +37,10 @@ PREFIX = "/explainer"
 NGINX_PORT = free_port()
 # The README's command line, for this module's nginx.
 README_ARGS = ("--public-host", f"127.0.0.1:{NGINX_PORT}", "--trusted-proxy", "127.0.0.1")
+# The same, for a class.
+CLASS_ARGS = (*README_ARGS, "--class")
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LOST = "Lost the class's connection: trying again…"
 
 # A real nginx for each module run, in front of servers of its own: the slow step runs them.
 pytestmark = [
@@ -191,37 +197,78 @@ def proxied(workdir, explainer):
         process.stop()
 
 
-def open_figure(page, url: str):
-    """Open a figure page; its websocket, and whether the figure showed."""
-    with page.expect_websocket(lambda ws: urlsplit(ws.url).path.endswith("/ws"), timeout=30_000) as opened:
-        page.goto(url)
-    websocket, formula = opened.value, page.locator(".metric-formula")
+def open_workbench(page, url: str):
+    """Open the workbench (the one page with a Bokeh session); its websocket, and whether it showed
+    its queries (Bokeh's page has its document from the websocket: refused, the page stays blank)."""
+    with page.expect_websocket(lambda ws: urlsplit(ws.url).path.endswith("/evaluate/ws"), timeout=30_000) as opened:
+        page.goto(url + EVALUATE_ROUTE)
+    websocket, rows = opened.value, page.locator(".wb-row .wb-link")
     wait_until(
-        lambda: formula.count() > 0 or websocket.is_closed(), timeout=30, message="the figure or a closed websocket"
+        lambda: rows.count() > 0 or websocket.is_closed(), timeout=30, message="the queries or a closed websocket"
     )
-    return websocket, formula.count() > 0
-
-
-def assert_unreachable(page, websocket) -> None:
-    """The websocket was refused, and the page says that Python does not follow it."""
-    wait_until(websocket.is_closed, timeout=10, message="the refused websocket to close")
-    expect(page.locator(".connection-notice p")).to_have_text(UNREACHABLE_NOTICE)
+    return websocket, rows.count() > 0
 
 
 def clicks_reach_the_server(page, websocket) -> bool:
+    """Open a query: Python sends it in full over the websocket."""
     with websocket.expect_event("framereceived", timeout=10_000):  # the server's answer to the click
-        page.locator('.rl-row[data-rank="1"] button').click()
-    expect(page.locator(".metric-formula").first).to_have_text("P@5 = 4 / 5 = 0.80")
+        page.locator(".wb-row .wb-link").first.click()
+    expect(page.locator(".wb-list.wb-run-1 select.wb-grade").first).to_be_visible()
     return not websocket.is_closed()
 
 
-def test_the_readme_nginx_block_serves_the_figures_on_another_port_under_a_prefix(page, proxied):
+def assert_blank(page, websocket) -> None:
+    """The workbench's websocket was refused, and the page stays blank (no queries)."""
+    wait_until(websocket.is_closed, timeout=10, message="the refused websocket to close")
+    page.wait_for_timeout(1_000)
+    assert page.locator(".wb-row").count() == 0
+
+
+def open_figure_without_a_websocket(page, url: str) -> None:
+    """A light page shows its figure and opens no websocket on a plain server: it needs no proxying beyond HTTP."""
+    opened: list[str] = []
+    page.on("websocket", lambda ws: opened.append(ws.url))
+    page.goto(url)
+    expect(page.locator(".metric-formula").first).to_be_visible()
+    page.locator('.rl-row[data-rank="1"] button').click()
+    expect(page.locator(".metric-formula").first).to_have_text("P@5 = 4 / 5 = 0.80")
+    assert opened == []
+
+
+def join_the_class(browser, url: str):
+    """A phone opens the class's join address; its page, and the channel's websocket it opened."""
+    context = browser.new_context(**PHONE)
+    phone = context.new_page()
+    with phone.expect_websocket(lambda ws: urlsplit(ws.url).path.endswith("/channel"), timeout=30_000) as opened:
+        phone.goto(url + "/class")
+    return context, phone, opened.value
+
+
+def test_the_readme_nginx_block_serves_the_pages_on_another_port_under_a_prefix(page, proxied):
     _, nginx = proxied()
     assert nginx.port not in (80, 443)
-    websocket, shown = open_figure(page, nginx.url + "/binary?k=5")
-    assert shown, "the figure did not show behind nginx"
+    open_figure_without_a_websocket(page, nginx.url + "/binary?k=5")
+    websocket, shown = open_workbench(page, nginx.url)
+    assert shown, "the workbench did not show behind nginx"
+    assert urlsplit(websocket.url).path == PREFIX + EVALUATE_ROUTE + "/ws"
     assert clicks_reach_the_server(page, websocket)
     assert "Refusing websocket" not in nginx.explainer_log()
+
+
+def test_the_readme_nginx_block_carries_the_class_channel_under_a_prefix(browser, proxied):
+    """A phone joins a class through the README's nginx: the join address redirects under the prefix,
+    the page opens the class channel there (/explainer/channel), says hello and is welcomed."""
+    _, nginx = proxied(args=CLASS_ARGS)
+    context, phone, channel = join_the_class(browser, nginx.url)
+    try:
+        assert urlsplit(channel.url).path == PREFIX + "/channel"
+        assert urlsplit(phone.url).path.startswith(PREFIX + "/")
+        expect(phone.locator(".class-news")).to_have_text("You are in the class.", timeout=30_000)
+        assert not channel.is_closed()
+        logged = nginx.explainer_log()
+        assert "Refused" not in logged and "Class channel of" not in logged, logged[-2000:]
+    finally:
+        context.close()
 
 
 def test_behind_the_readme_nginx_block_six_kilobytes_of_site_cookies_do_no_harm(browser, proxied):
@@ -238,7 +285,7 @@ def test_behind_the_readme_nginx_block_six_kilobytes_of_site_cookies_do_no_harm(
             ]
         )
         page = context.new_page()
-        websocket, shown = open_figure(page, nginx.url + "/binary")
+        websocket, shown = open_workbench(page, nginx.url)
         assert shown and clicks_reach_the_server(page, websocket)
     finally:
         context.close()
@@ -272,22 +319,37 @@ def test_allow_origin_names_the_public_port_when_the_address_has_one(page, proxi
     while other == port:
         other = free_port()
     upstream, nginx = proxied(block, ("--allow-origin", "127.0.0.1", "--allow-origin", f"127.0.0.1:{port}"), other)
-    websocket, _ = open_figure(page, nginx.url + "/binary")
-    assert_unreachable(page, websocket)
+    websocket, _ = open_workbench(page, nginx.url)
+    assert_blank(page, websocket)
+    assert "Refusing websocket connection from Origin" in nginx.explainer_log()
     _, nginx = proxied(block, port=port, upstream=upstream)
-    websocket, shown = open_figure(page, nginx.url + "/binary")
+    websocket, shown = open_workbench(page, nginx.url)
     assert shown and clicks_reach_the_server(page, websocket)
 
 
-def test_nginx_without_the_upgrade_headers_leaves_python_out_and_says_why(page, proxied):
+def test_nginx_without_the_upgrade_headers_leaves_python_out_and_says_why(page, browser, proxied):
+    """Without `Upgrade` and `Connection` no websocket gets through: the light pages work all the same,
+    the workbench stays blank, and in a class a phone's bar says it keeps trying; the server logs each
+    websocket's 400."""
     block = "\n".join(
         line for line in readme_nginx_block().splitlines() if "Upgrade" not in line and "Connection" not in line
     )
     _, nginx = proxied(block)
-    websocket, shown = open_figure(page, nginx.url + "/binary")
-    assert shown, "the light page draws its figure without the server"
-    assert_unreachable(page, websocket)
-    assert "400 GET /explainer/binary/ws" in nginx.explainer_log()
+    open_figure_without_a_websocket(page, nginx.url + "/binary")
+    websocket, shown = open_workbench(page, nginx.url)
+    assert not shown
+    assert_blank(page, websocket)
+    assert f"400 GET {PREFIX}{EVALUATE_ROUTE}/ws" in nginx.explainer_log()
+    nginx.stop()  # the port the class's explainer answers for (--public-host) is this nginx's
+
+    _, nginx = proxied(block, args=CLASS_ARGS)
+    context, phone, channel = join_the_class(browser, nginx.url)
+    try:
+        expect(phone.locator(".class-news")).to_have_text(LOST, timeout=30_000)
+        expect(phone.locator(".metric-formula").first).to_be_visible()  # the figure works on its own
+        assert f"400 GET {PREFIX}/channel" in nginx.explainer_log()
+    finally:
+        context.close()
 
 
 def test_more_than_eight_kilobytes_of_cookies_need_a_larger_nginx_header_buffer(proxied):

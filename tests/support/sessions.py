@@ -11,9 +11,7 @@ import logging
 from playwright.sync_api import expect
 
 from explainer.figures.base import Figure, FigureView
-from explainer.pages import ROUTES
-
-from support.page import numbers_mismatch, shown_state
+from explainer.pages import EVALUATE_ROUTE
 
 
 def tornado_app(thread):
@@ -39,26 +37,6 @@ def routes_of(tornado) -> list[tuple[str, str]]:
     return found
 
 
-def python_figures(server, path: str, token: str) -> list[Figure]:
-    """The figures of the server session a page's token names, in page order."""
-    from bokeh.util.token import get_session_id
-    from panel.io.state import state
-
-    session_id = get_session_id(token)
-    session = next((s for s in server.get_sessions(path) if s.id == session_id), None)
-    assert session is not None, f"the server has dropped the session of a page still open on {path}"
-    figures = []
-    for viewable, _, doc, _ in list(state._views.values()):
-        if doc is session.document and hasattr(viewable, "select"):
-            for view in viewable.select(FigureView):
-                figures += [
-                    w.fn.__self__
-                    for w in view.param.watchers["state"]["value"]
-                    if isinstance(getattr(w.fn, "__self__", None), Figure)
-                ]
-    return figures
-
-
 def quiet_debug_logs(caplog) -> None:
     """Keep Panel's and Bokeh's debug records out of pytest's log capture for this test.
 
@@ -71,20 +49,21 @@ def quiet_debug_logs(caplog) -> None:
 
 
 def session_ids(server) -> set[str]:
-    return {s.id for route in ROUTES for s in server.get_sessions(route)}
+    """The ids of every session the server holds (the workbench's: the light pages have none)."""
+    return {s.id for s in server.get_sessions()}
 
 
 def warm_up(context, url: str) -> None:
-    """Visit a page and click once, before a test tracks its sessions' memory.
+    """Visit the workbench and open a query (an event Python handles), before a test tracks its sessions' memory.
 
     The first event a Panel process handles starts Panel's busy-counter clean-up task, whose
     context keeps that session's document for the life of the process (one document, not one
     per session); letting a visit the test does not track be that session keeps it out of the count.
     """
     page = context.new_page()
-    page.goto(url + "/binary")
-    page.locator('.rl-row[data-rank="1"] button').click()
-    expect(page.locator(".metric-formula").first).to_have_text("P@5 = 4 / 5 = 0.80")
+    page.goto(url + EVALUATE_ROUTE)
+    page.locator(".wb-row .wb-link").first.click()
+    expect(page.locator(".wb-list.wb-run-1 select.wb-grade").first).to_be_visible()
     page.close()
 
 
@@ -92,7 +71,7 @@ def session_objects(server, exclude: set[str] = frozenset()) -> list:
     """Every live session's document, and the Panel objects and figures built for it."""
     from panel.io.state import state
 
-    documents = [s.document for route in ROUTES for s in server.get_sessions(route) if s.id not in exclude]
+    documents = [s.document for s in server.get_sessions() if s.id not in exclude]
     objects: list = list(documents)
     for viewable, _, doc, _ in list(state._views.values()):
         if any(doc is d for d in documents):
@@ -105,20 +84,3 @@ def session_objects(server, exclude: set[str] = frozenset()) -> list:
                     if isinstance(getattr(w.fn, "__self__", None), Figure)
                 ]
     return objects
-
-
-def mismatches(server, shown_sessions: list[dict]) -> list[str]:
-    """Every session whose Python state differs from what its page shows, or whose numbers disagree with its list."""
-    found = []
-    for n, session in enumerate(shown_sessions):
-        figures = {
-            type(figure).__name__: figure for figure in python_figures(server, session["path"], session["token"])
-        }
-        for shown in session["figures"]:
-            figure = figures["BinaryFigure" if shown["kind"] == "binary" else "NdcgFigure"]
-            if figure.state.to_dict() != shown_state(shown):
-                found.append(
-                    f"session {n} {session['path']} {shown['kind']}: Python {figure.state.to_dict()} != page {shown_state(shown)}"
-                )
-            found += [f"session {n} {session['path']}: {m}" for m in numbers_mismatch(shown)]
-    return found
