@@ -29,29 +29,12 @@ What is measured, and how (every time in milliseconds):
   (the page's own, the median gap of 30 frames, plus a quarter for timer jitter): a click
   whose work, or whose send to Python, held the page past a frame shows as a later frame.
   Reported as the share of clicks, for the reference, the served and the light pages.
-- **Browser to Python round trip**, served, on ``/binary``. A click makes the page's
-  connection.js send a PATCH-DOC (as BokehJS does on a Panel page); Bokeh's server applies it to its document and replies OK with the PATCH's
-  msgid as ``reqid`` (``bokeh/server/session.py``: ``_handle_patch`` returns
-  ``connection.ok(message)``). But that OK does not mean Python has the value: Panel
-  only schedules the parameter update (``Syncable._server_change`` adds a timeout
-  callback of ``_debounce`` ms, 50 by default), and it runs after the OK is sent, and
-  nothing goes back to the browser when it does. So two instruments: an init script
-  wraps the page's ``WebSocket`` to timestamp each PATCH-DOC sent and each OK received
-  (in the page, no Playwright overhead), and a probe in the server process reports each
-  ``FigureState`` change over UDP with its wall-clock time. The probe is a
-  ``sitecustomize`` module put on the server's ``PYTHONPATH``: the server is still the
-  real ``python -m explainer.cli serve``, with one wrapped method. The page's clock is
-  tied to the server's through ``Date.now()``, averaged (both read the system clock).
-  The round trip is the later of the two: OK received and Python changed. With
-  concurrent sessions, one measured browser page clicks while the other sessions are
-  lightweight clients in this process (``support.bokeh_client``) that speak Bokeh's protocol over the websocket
-  exactly as BokehJS does (fetch the page, connect, pull the document, send what the
-  browser sends at start, then PATCH-DOC a new state about once a second each, each
-  waiting for the OK to its previous one, as a browser's figure would not but a
-  reader would): the server does the same work per session as for a browser, without
-  99 Chromium pages fighting the server for two cores. The clicks per second the
-  server actually took are reported. The measured page is opened at ``?k=7`` so that
-  the probe's reports for it can be told from the others'.
+- **The class** (``class_bench.py``), on a server started with ``--class``: simulated students
+  (browserless pages of the class channel) join, guess and follow; a guess's time to the
+  projector, a send's time to every phone, the workbench's round trip (the one page that still
+  sends a reader's changes to Python) while the class is quiet and while it is busy, and the
+  server's memory before, with and after the class. With ``--largest``, larger classes in turn
+  until one misses a goal.
 - **Time to interactive**: from navigation start until the metrics text is present and a
   click changes it, taken in the page by an init script that watches every shadow root
   as it is attached and clicks as soon as the text appears (on a page of tags, once every
@@ -59,20 +42,13 @@ What is measured, and how (every time in milliseconds):
   visit. The reference page, the light files, a documentation page with all seven figures
   as tags (the export's ``embed.html``, which includes ``explainer.js`` from its file) and
   the served pages take turns, one load each per round, so that the ratios to the reference
-  compare loads made at the same moments of a shared machine. Served pages are light pages,
-  interactive before their Python session is made (the session is made when the page's
-  websocket opens); they are also loaded as repeat visits (one context, HTTP and code caches
-  warm), for information.
+  compare loads made at the same moments of a shared machine. Served pages are light pages (no
+  session on the server); they are also loaded as repeat visits (one context, HTTP and code
+  caches warm), for information.
 - **Start-up of the command line**: ``relevance-explainer evaluate`` on the golden set's qrels and
   baseline (100 queries), start to exit, as a CI job runs it (``startup.py``).
 - **Exported file sizes**: ``relevance-explainer export DIR``, every file it writes, and
   explainer.js gzipped, as a web server would send it.
-- **Server memory**: RSS of a fresh server process (psutil), idle, with 1, 20 and 100
-  open sessions (lightweight clients, as above), for 60 s after they all closed, and
-  with 100 sessions open again: RSS that stays up after closing is only lost if the
-  next sessions cannot reuse it. The cost per session is the growth from 1 to 100
-  sessions over 99, so one-time costs of the first session (lazy imports, caches) are
-  not charged to every session.
 - **Many runs compared**: ``many_runs_bench.py``, once the servers have stopped: ten runs
   of 100 queries and five measures, nine candidates against the baseline and all 45 pairs,
   with 10,000 permutations and bootstrap resamples; medians of five, in seconds.
@@ -88,8 +64,6 @@ import gzip
 import json
 import os
 import platform
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -101,10 +75,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the tests' support package, when run as a script
 
-import many_runs_bench  # noqa: E402  (beside this script)
+import class_bench  # noqa: E402  (beside this script)
+import many_runs_bench  # noqa: E402
 from startup import STARTUP_GOAL_S, measure_startup  # noqa: E402
 
-from support.bokeh_client import SessionPool, summarize  # noqa: E402
+from support.bokeh_client import summarize  # noqa: E402
 from support.budgets import LIGHT_FIGURE_MAX_BYTES, LIGHT_STORY_MAX_BYTES, RUNTIME_MAX_BYTES  # noqa: E402
 from support.server import ROOT, Server  # noqa: E402
 
@@ -113,25 +88,14 @@ REFERENCE_PAGE = ROOT / "assets" / "bench-reference.html"
 # The goals.
 CLICK_P95_MS = 16.0
 CLICK_VS_REFERENCE = 1.5
-ROUND_TRIP_ONE_MS = 25.0
-ROUND_TRIP_MANY_MS = 100.0
 TTI_SERVED_MS = 800.0
 TTI_LIGHT_VS_REFERENCE = 1.5  # a light figure file's first visit, as a multiple of the reference page's
 TTI_TAGS_VS_REFERENCE = 3.0  # a documentation page with every figure as a tag, likewise
 PAINTED_NEXT_FRAME_SHARE = 0.99
 FRAME_JITTER = 1.25  # a frame "runs within one interval" of a click up to this many intervals
-MEMORY_PER_SESSION_MB = 1.0
-# "Back near idle": at least this share of what the extra sessions took is given back.
-MEMORY_RETURNED_SHARE = 0.8
-
-# The query that marks the measured page in the round trip, and its k, which no other session uses.
-MEASURED_K = 7
-PROBE_ENV = "EXPLAINER_BENCH_PROBE"  # tells probe.py where to report
 
 # The JavaScript the benchmark runs in its pages, each file's opening comment says what it does.
-HARNESS_JS, WS_HOOK_JS, TTI_HOOK_JS = (
-    (HERE / name).read_text(encoding="utf-8") for name in ("harness.js", "ws_hook.js", "tti_hook.js")
-)
+HARNESS_JS, TTI_HOOK_JS = ((HERE / name).read_text(encoding="utf-8") for name in ("harness.js", "tti_hook.js"))
 
 
 @dataclass(frozen=True)
@@ -142,13 +106,9 @@ class Config:
     warmup_clicks: int = 20  # clicks first made and discarded, so the JIT and caches are warm
     click_rounds: int = 5  # the pages take turns, each round a share of every page's clicks
     click_pause_ms: float = 50.0  # after the next frame, before a reader's next click
-    round_trip_clicks: int = 200
     loads: int = 20  # page loads per time-to-interactive series
-    concurrent_sessions: int = 100  # sessions open and clicking in the round trip under load
-    background_click_interval_s: float = 1.0  # mean pause between a background session's clicks
-    memory_levels: tuple[int, ...] = (1, 20, 100)
-    settle_s: float = 5.0  # pause after opening sessions, before reading memory
-    close_wait_s: float = 60.0  # how long to watch memory after every session closed
+    students: int = 300  # the class (class_bench.py)
+    largest_class: tuple[int, ...] = (600, 1000, 1500, 2000)  # tried in turn until one misses a goal
     many_runs_repeat: int = 5  # times each many-runs comparison is timed (many_runs_bench.py)
     many_runs_resamples: int = 10_000  # its permutations and bootstrap resamples
     startup_runs: int = 10  # runs of the evaluate command, timed start to exit
@@ -159,12 +119,9 @@ QUICK = Config(
     clicks=10,
     warmup_clicks=2,
     click_rounds=2,
-    round_trip_clicks=10,
     loads=1,
-    concurrent_sessions=2,
-    memory_levels=(1, 2),
-    settle_s=0.5,
-    close_wait_s=2.0,
+    students=5,
+    largest_class=(),
     many_runs_repeat=1,
     many_runs_resamples=200,
     startup_runs=2,
@@ -189,53 +146,6 @@ def _log(message: str) -> None:
 # --------------------------------------------------------------------------------------
 # The server under test
 # --------------------------------------------------------------------------------------
-
-
-def probed_server(workdir: Path, report_to: tuple[str, int]) -> Server:
-    """A server with probe.py installed as its sitecustomize, reporting to ``report_to``; not yet ready."""
-    probe_dir = workdir / "probe"
-    probe_dir.mkdir(exist_ok=True)
-    shutil.copy(HERE / "probe.py", probe_dir / "sitecustomize.py")
-    path = os.pathsep.join(filter(None, [str(probe_dir), os.environ.get("PYTHONPATH")]))
-    return Server(env={"PYTHONPATH": path, PROBE_ENV: f"{report_to[0]}:{report_to[1]}"}, wait=False)
-
-
-class ProbeListener:
-    """The UDP socket the server's probe reports to, and the search of its reports for one state."""
-
-    def __init__(self):
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        # Under load a hundred sessions report every second; keep a backlog's worth.
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 * 2**20)
-        self.socket.bind(("127.0.0.1", 0))
-        self.address = self.socket.getsockname()
-
-    def drain(self) -> None:
-        """Drop every report received so far."""
-        self.socket.setblocking(False)
-        try:
-            while True:
-                self.socket.recv(65536)
-        except BlockingIOError:
-            pass
-        finally:
-            self.socket.setblocking(True)
-
-    def wait_for(self, state: dict[str, Any], not_before: float, timeout: float) -> float | None:
-        """The time (s since the epoch) of the first report of ``state`` at or after ``not_before``, or None."""
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            self.socket.settimeout(left)
-            try:
-                report = json.loads(self.socket.recv(65536))
-            except TimeoutError:
-                return None
-            if report["state"] == state and report["t"] >= not_before:
-                return report["t"]
-        return None
-
-    def close(self) -> None:
-        self.socket.close()
 
 
 # --------------------------------------------------------------------------------------
@@ -376,92 +286,6 @@ def measure_repeat_visits(browser, url: str, loads: int) -> dict[str, Any]:
     return _tti_summary(url, results, repeat_visits=True)
 
 
-def measure_round_trip(browser, server: Server, probe: ProbeListener, clicks: int, warmup: int) -> dict[str, Any]:
-    """Click to OK received and to Python's FigureState changed, on one browser page of ``server``."""
-    context, page = _open(browser, f"{server.url}/binary?k={MEASURED_K}", (WS_HOOK_JS,))
-    ack, python, both = [], [], []
-    sent, failures = [], 0
-    try:
-        for i in range(warmup + clicks):
-            if i and i % 50 == 0:
-                _log(f"  {i} of {warmup + clicks} clicks")
-            probe.drain()
-            try:
-                click = page.evaluate("(rank) => window.__bench.roundTrip(rank)", i % 12 + 1)
-            except Exception as error:  # a timeout in the page: count it, go on
-                _log(f"round trip click failed: {error}")
-                failures += 1
-                continue
-            if click["state"].get("k") != MEASURED_K:
-                raise RuntimeError(f"the measured page sent k={click['state'].get('k')}, not {MEASURED_K}")
-            changed_at = probe.wait_for(click["state"], (click["t0Epoch"] - 50) / 1000, timeout=15.0)
-            if changed_at is None:
-                failures += 1
-                continue
-            if i < warmup:
-                continue
-            python_ms = changed_at * 1000 - click["t0Epoch"]
-            ack.append(click["ackMs"])
-            sent.append(click["sentMs"])
-            python.append(python_ms)
-            both.append(max(click["ackMs"], python_ms))
-    finally:
-        context.close()
-    return {
-        "click_to_patch_sent_ms": summarize(sent),
-        "ack_ms": summarize(ack),
-        "python_ms": summarize(python),
-        "round_trip_ms": summarize(both),
-        "failures": failures,
-    }
-
-
-def measure_round_trip_under_load(
-    browser, server: Server, probe: ProbeListener, config: Config, warmup: int
-) -> dict[str, Any]:
-    """The round trip on one browser page while browserless sessions click too, and the server's CPU meanwhile."""
-    background = config.concurrent_sessions - 1
-    pool = SessionPool(server.url)
-    try:
-        _log(f"  opening {background} background sessions")
-        pool.open(background)
-        pool.start_clicking(config.background_click_interval_s)
-        cpu_before = _cpu_seconds(server)
-        clock = time.monotonic()
-        result = measure_round_trip(browser, server, probe, config.round_trip_clicks, warmup)
-        cpu = _cpu_seconds(server) - cpu_before
-        elapsed = time.monotonic() - clock
-        clicks = pool.stop_clicking()
-    finally:
-        pool.shutdown()
-    handled = clicks["clicks"] + config.round_trip_clicks + warmup
-    return {
-        **result,
-        "sessions": config.concurrent_sessions,
-        "background": {
-            "sessions": background,
-            "click_interval_s": config.background_click_interval_s,
-            # Each session waits for the OK to its click before the next: a slow server gets fewer.
-            "clicks_per_s": round(clicks["clicks"] / elapsed, 1),
-            **clicks,
-        },
-        "server_cpu_percent": round(100 * cpu / elapsed, 1),
-        "server_cpu_ms_per_click": round(1000 * cpu / max(handled, 1), 2),
-    }
-
-
-def check_probe(browser, server: Server, probe: ProbeListener) -> None:
-    """Fail early, and clearly, if the server's probe does not report."""
-    probe.drain()
-    context, page = _open(browser, f"{server.url}/binary?k={MEASURED_K}", (WS_HOOK_JS,))
-    try:
-        state = page.evaluate("() => window.__benchWs.sent.findLast((m) => m.state)?.state ?? null")
-    finally:
-        context.close()
-    if state is None or probe.wait_for(state, 0, timeout=10.0) is None:
-        raise RuntimeError(f"the state probe in the server did not report; server log:\n{server.log()}")
-
-
 def export_files(workdir: Path) -> subprocess.Popen:
     """Start ``relevance-explainer export`` into workdir/export."""
     return subprocess.Popen(
@@ -470,49 +294,6 @@ def export_files(workdir: Path) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
     )
-
-
-def measure_memory(server: Server, config: Config) -> dict[str, Any]:
-    """Server RSS idle, with each number of open sessions, and while the sessions expire after closing."""
-    time.sleep(config.settle_s)
-    idle = server.rss_mb()
-    pool = SessionPool(server.url)
-    levels: dict[str, float] = {}
-    try:
-        for level in config.memory_levels:
-            _log(f"memory: opening sessions up to {level}")
-            pool.open(level - len(pool.clients))
-            time.sleep(config.settle_s)
-            levels[str(level)] = round(server.rss_mb(), 1)
-        pool.close_all()
-        _log(f"memory: all sessions closed; watching for {config.close_wait_s:.0f} s")
-        series = []
-        start = time.monotonic()
-        step = max(1.0, config.close_wait_s / 12)
-        while (elapsed := time.monotonic() - start) < config.close_wait_s:
-            series.append([round(elapsed, 1), round(server.rss_mb(), 1)])
-            time.sleep(min(step, config.close_wait_s - elapsed))
-        after = server.rss_mb()
-        series.append([round(time.monotonic() - start, 1), round(after, 1)])
-        # Memory the process keeps is not lost if the next sessions reuse it: open as many again.
-        high = config.memory_levels[-1]
-        _log(f"memory: a second wave of {high} sessions")
-        pool.open(high)
-        time.sleep(config.settle_s)
-        second_wave = server.rss_mb()
-        pool.close_all()
-    finally:
-        pool.shutdown()
-    low = config.memory_levels[0]
-    return {
-        "idle_mb": round(idle, 1),
-        "sessions_mb": levels,
-        "per_session_mb": round((levels[str(high)] - levels[str(low)]) / max(high - low, 1), 3),
-        "after_close_mb": round(after, 1),
-        "after_close_wait_s": config.close_wait_s,
-        "after_close_series": series,
-        "second_wave_mb": round(second_wave, 1),
-    }
 
 
 def machine(browser_version: str) -> dict[str, Any]:
@@ -678,21 +459,6 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
             ok=share is not None and share >= PAINTED_NEXT_FRAME_SHARE,
         )
 
-    trip = results["round_trip"]
-    many = trip["concurrent"]
-    many_label = f"{many['sessions']} sessions ({many['background']['clicks_per_s']:g} clicks/s)"
-    for key, label, limit in (
-        ("one_session", "1 session", ROUND_TRIP_ONE_MS),
-        ("concurrent", many_label, ROUND_TRIP_MANY_MS),
-    ):
-        part = trip[key]
-        add(f"Round trip, {label}: click -> OK received", part["ack_ms"]["median"], part["ack_ms"]["p95"])
-        python = part["python_ms"]
-        add(f"Round trip, {label}: click -> Python state changed", python["median"], python["p95"])
-        both = part["round_trip_ms"]
-        ok = both["p95"] is not None and both["p95"] < limit and part["failures"] == 0
-        add(f"Round trip, {label}: both (the later)", both["median"], both["p95"], goal=f"p95 < {limit:g} ms", ok=ok)
-
     tti = results["time_to_interactive"]
     reference_load = tti["reference"]["ms"]["median"]
     for key, (label, limit, multiple) in FIRST_VISIT_PAGES.items():
@@ -709,29 +475,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += size_rows(results)
     rows += startup_rows(results)
 
-    memory = results["memory"]
-    add("Server RSS idle (fresh)", value=memory["idle_mb"], unit="MB")
-    for level, mb in memory["sessions_mb"].items():
-        add(f"Server RSS with {level} open session{'s' if level != '1' else ''}", value=mb, unit="MB")
-    levels = list(memory["sessions_mb"])
-    add(
-        f"Server RSS per open session ({levels[0]} -> {levels[-1]})",
-        value=memory["per_session_mb"],
-        unit="MB",
-        goal=f"< {MEMORY_PER_SESSION_MB:g} MB",
-        ok=memory["per_session_mb"] < MEMORY_PER_SESSION_MB,
-    )
-    low, high = memory["sessions_mb"][levels[0]], memory["sessions_mb"][levels[-1]]
-    returned = (high - memory["after_close_mb"]) / (high - low) if high > low else 1.0
-    add(
-        f"Server RSS {memory['after_close_wait_s']:g} s after all closed ({returned:.0%} of the growth returned)",
-        value=memory["after_close_mb"],
-        unit="MB",
-        goal=f">= {MEMORY_RETURNED_SHARE:.0%} of the growth returned",
-        ok=returned >= MEMORY_RETURNED_SHARE,
-    )
-    again = f"Server RSS with {levels[-1]} sessions again (is the memory reused?)"
-    add(again, value=memory["second_wave_mb"], unit="MB")
+    rows += class_bench.rows(results["class"])
     rows += many_runs_bench.rows(results["many_runs"])
     return rows
 
@@ -751,8 +495,8 @@ def table(results: dict[str, Any]) -> str:
         "1-minute load average during the run (the machine is shared): "
         f"{m['load_average_during_run'][0]:g} to {m['load_average_during_run'][1]:g}",
         f"Counts: {results['config']['clicks']} clicks per page after {results['config']['warmup_clicks']} warm-up, "
-        f"{results['config']['round_trip_clicks']} round trips, {results['config']['loads']} loads per page; "
-        "times in ms, measured in the page",
+        f"{results['config']['loads']} loads per page, a class of {results['config']['students']} students; "
+        "times in ms",
         "",
     ]
     return "\n".join(lines) + "\n" + rows_table(results["goals"])
@@ -792,16 +536,12 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
     results: dict[str, Any] = {"config": asdict(config)}
     with tempfile.TemporaryDirectory(prefix="explainer-bench-") as tmp:
         workdir = Path(tmp)
-        probe = ProbeListener()
-        # Everything that only waits starts at once: the export, the measured server, and
-        # the memory server (kept idle until its turn, so it is fresh).
+        # What only waits starts at once: the export and the measured server.
         exporting = export_files(workdir)
-        server = probed_server(workdir, probe.address)
-        memory_server = Server(wait=False)
+        server = Server(wait=False)
         try:
             server.wait_ready()
-            memory_server.wait_ready()
-            _log("servers up")
+            _log("server up")
             if exporting.wait(timeout=300) != 0:
                 raise RuntimeError(f"relevance-explainer export failed:\n{exporting.stderr.read()}")
             export_dir = workdir / "export"
@@ -834,26 +574,14 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
                         browser, pages[key][0], config.loads
                     )
 
-                _log("round trip, one session")
-                check_probe(browser, server, probe)
-                warmup = min(config.warmup_clicks, 10)
-                one = measure_round_trip(browser, server, probe, config.round_trip_clicks, warmup)
-                one["sessions"] = 1
-
-                _log(f"round trip, {config.concurrent_sessions} sessions clicking")
-                many = measure_round_trip_under_load(browser, server, probe, config, warmup)
-                results["round_trip"] = {"one_session": one, "concurrent": many}
                 browser.close()
-
-            server.stop()  # the memory server gets the machine to itself
-            _log("server memory")
-            results["memory"] = measure_memory(memory_server, config)
         finally:
             server.stop()
-            memory_server.stop()
             if exporting.poll() is None:
                 exporting.kill()
-            probe.close()
+
+    _log(f"a class of {config.students}, on a server of its own")
+    results["class"] = class_bench.run_class(config.students, config.largest_class)
 
     _log("many runs compared (statistics, no browser)")
     results["many_runs"] = many_runs_bench.measure(config.many_runs_repeat, config.many_runs_resamples)
@@ -866,13 +594,6 @@ def run(config: Config = FULL, out: Path | None = Path("bench.json")) -> dict[st
         out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
         _log(f"wrote {out}")
     return results
-
-
-def _cpu_seconds(server: Server) -> float:
-    import psutil
-
-    times = psutil.Process(server.process.pid).cpu_times()
-    return times.user + times.system
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -891,6 +612,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--startup", action="store_true", help="only time the evaluate command's start-up (seconds, no browser)"
     )
+    parser.add_argument(
+        "--class", dest="classroom", action="store_true", help="only the class (class_bench.py), no browser"
+    )
     args = parser.parse_args(argv)
     if args.sizes:
         print(sizes_table(measure_sizes()))
@@ -902,6 +626,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.startup:
         print(rows_table(startup_rows({"startup": measure_startup(FULL.startup_runs)})))
+        return
+    if args.classroom:
+        config = QUICK if args.quick else FULL
+        print(rows_table(class_bench.rows(class_bench.run_class(config.students, config.largest_class))))
         return
     run(QUICK if args.quick else FULL, args.out)
 

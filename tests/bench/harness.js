@@ -16,17 +16,6 @@
     });
   }
 
-  /** Poll `get` every millisecond until it returns something, or throw after `timeoutMs`. */
-  async function until(get, timeoutMs, what) {
-    const end = performance.now() + timeoutMs;
-    for (;;) {
-      const value = get();
-      if (value !== undefined && value !== null) return value;
-      if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-  }
-
   /** The figure is drawn: some metrics text is on the page. */
   function ready() {
     return deepAll(".metric-formula").some((el) => el.textContent.trim() !== "");
@@ -112,46 +101,5 @@
     return { textMs, layoutMs, paintMs, failures };
   }
 
-  /**
-   * One click for the round trip: click the row at `rank` and wait for the server's OK to
-   * the PATCH-DOC it caused (needs WS_HOOK_JS). Returns the click's time on the system
-   * clock (ms since the epoch), the times from the click to the PATCH sent and to the OK
-   * received, and the state the PATCH carried.
-   */
-  async function roundTrip(rank, timeoutMs = 15000) {
-    const ws = window.__benchWs;
-    const button = deepAll(".rl-activate")[rank - 1];
-    const mark = ws.sent.length;
-    const t0 = performance.now();
-    button.click();
-    const isPatch = (m) => m.msgtype === "PATCH-DOC" && m.state;
-    const patch = await until(() => ws.sent.slice(mark).find(isPatch), timeoutMs, "the PATCH-DOC");
-    const ackAt = await until(() => ws.oks.get(patch.msgid), timeoutMs, "the OK");
-    return {
-      t0Epoch: performance.timeOrigin + t0 + clockOffset(),
-      sentMs: patch.t - t0,
-      ackMs: ackAt - t0,
-      state: patch.state,
-    };
-  }
-
-  let offset = null;
-  /**
-   * What to add to timeOrigin + performance.now() to get the system clock (Date.now()).
-   * Date.now() ticks in whole milliseconds, so (Date.now() + 0.5) minus the fine clock,
-   * averaged over some 30 ms of readings, gives the offset to well under a millisecond.
-   */
-  function clockOffset() {
-    if (offset !== null) return offset;
-    let sum = 0;
-    let n = 0;
-    const end = performance.now() + 30;
-    while (performance.now() < end) {
-      sum += Date.now() + 0.5 - (performance.timeOrigin + performance.now());
-      n++;
-    }
-    return (offset = sum / n);
-  }
-
-  window.__bench = { deepAll, ready, frameInterval, clicks, roundTrip, clockOffset };
+  window.__bench = { deepAll, ready, frameInterval, clicks };
 })();
