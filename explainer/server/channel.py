@@ -34,6 +34,7 @@ from explainer.server.config import config_of
 from explainer.server.guards import client_of, guards_of
 from explainer.server.limiters import RateLimit
 from explainer.server.logs import shorten
+from explainer.server.memory import release_memory_soon
 from explainer.server.origins import is_allowed_origin
 
 HELLO_WITHIN_S = 10.0
@@ -206,3 +207,4 @@ class ChannelHandler(WebSocketHandler):
         if self._joined:
             self._joined = False
             room_of(self.application).leave(self)
+        release_memory_soon(None)  # a class that leaves gives its memory back, once it has left

@@ -1,4 +1,4 @@
-"""Memory release: the C heap's free pages handed back to the system once sessions stop ending."""
+"""Memory release: the C heap's free pages handed back to the system once sessions (and class channels) stop ending."""
 
 from __future__ import annotations
 
@@ -25,7 +25,9 @@ _release_timers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a se
 
 
 def release_memory_soon(session_context) -> None:
-    """Give the memory of ended sessions back to the system, once sessions stop ending for a while."""
+    """Give the memory of ended sessions (or closed class channels) back to the system, once they
+    stop ending for a while (a Bokeh session-destroyed callback, which passes its context, or a
+    channel's close)."""
     from tornado.ioloop import IOLoop
 
     if MALLOC_TRIM is None:

@@ -250,7 +250,8 @@ async def measure(server: Server, count: int, settle_s: float = 3.0) -> dict[str
     for student in students:
         student.close()
     teacher.close()
-    await asyncio.sleep(settle_s)
+    # The server hands freed memory back 10 s after the last channel closed (server/memory.py).
+    await asyncio.sleep(12.0 + settle_s)
     after = server.rss_mb()
     quiet_s, busy_s = summarize(quiet), summarize(busy)
     ratio = busy_s["median"] / quiet_s["median"] if quiet_s["median"] else None
