@@ -91,14 +91,14 @@ def test_the_sizes_the_readme_gives_are_its_benchmark_tables_rounded():
     ]
     assert len(figure_pages) == 7
     gzipped = re.search(r"^Exported file explainer\.js \((\d+) kB gzipped\)", README, re.MULTILINE)[1]
-    per_session, unit = _benchmark_row("Server RSS per open session (1 -> 100)")
-    assert unit == "MB"
+    per_student, unit = _benchmark_row(re.search(r"^Server RSS per student \(a class of \d+\)", README, re.M)[0])
+    assert unit == "kB"
     low, high = round(min(figure_pages)), round(max(figure_pages))
     assert f"one script, {round(sizes['explainer.js'])} kB ({gzipped} kB gzipped)" in README
     assert f"the story, as a light page ({round(sizes['index.html'])} kB)" in README
     assert f"as a light page ({low} to {high} kB)" in README
     assert f"light pages of {low} to {round(sizes['index.html'])} kB" in README
-    assert f"A session costs about {per_session:g} MB of server memory" in README
+    assert f"a student costs the server about {per_student:g} kB" in README
 
 
 def test_the_readmes_sizes_block_is_this_codes_export(exported_site):
