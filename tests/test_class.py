@@ -196,6 +196,41 @@ def test_a_teacher_who_reloads_finds_the_question_and_the_guesses(browser, lesso
             context.close()
 
 
+def test_a_phone_that_was_away_when_the_class_moved_follows_it_when_it_is_back(browser, tmp_path):
+    """A phone that was reloading, or whose wifi blinked, when the teacher stepped (its message lost on
+    the way) moves to where the class went once its page is back in the class; one new to the class
+    stays on the figure the join address opened."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text(PLAN, encoding="utf-8")
+    server = Server("--class", "--plan", str(plan))
+    projector_context, projector = open_projector(browser, server)
+    contexts, (phone,) = open_phones(browser, server, 1)
+    try:
+        expect(phone.locator("body.class-joined")).to_have_count(1)
+        address = phone.url
+        phone.goto("about:blank")  # away: the tab keeps its sessionStorage
+        projector.keyboard.press("PageDown")
+        expect(projector.locator(".class-step")).to_contain_text("1 of 2")
+        projector.keyboard.press("PageDown")
+        projector.wait_for_url(lambda url: at(url)[0] == "/ndcg")
+        phone.goto(address)  # back, on the figure it left
+        phone.wait_for_url(lambda url: at(url)[0] == "/ndcg")
+        expect(phone.locator(".class-news")).to_have_text("The class moved on: the teacher's next figure.")
+        # A phone new to the class stays where the join address sent it, even on an older figure.
+        newcomer = contexts[0].browser.new_context(**PHONE)
+        contexts.append(newcomer)
+        other = newcomer.new_page()
+        other.goto(server.url + "/binary")
+        expect(other.locator("body.class-joined")).to_have_count(1)
+        other.wait_for_timeout(500)
+        assert at(other.url)[0] == "/binary"
+        expect(other.get_by_role("button", name="Back to the teacher's")).to_be_visible()
+    finally:
+        for context in [projector_context, *contexts]:
+            context.close()
+        server.stop()
+
+
 @pytest.mark.slow  # a server stopped and started again: some 10 s
 def test_a_server_restarted_under_the_class_ends_it_and_the_phones_say_so(browser, tmp_path):
     plan = tmp_path / "plan.txt"
@@ -258,6 +293,7 @@ def test_the_projector_shows_the_spread_readably_and_cleanly(browser, lesson, wi
     context, projector = open_projector(
         browser, lesson, viewport={"width": width, "height": height}, color_scheme=scheme
     )
+    phones: list = []
     try:
         values = [0.25, 0.4, 0.45, 0.5, 0.5, 0.5, 0.55, 0.6, 0.75, 0.9]
         phones, answer = students_guess(loop, lesson, len(values), values)
@@ -293,10 +329,14 @@ def test_the_projector_shows_the_spread_readably_and_cleanly(browser, lesson, wi
         expect(projector.locator(".class-count")).to_be_hidden()
         projector.get_by_role("button", name="Show the class's controls").click()
         expect(projector.locator(".class-count")).to_be_visible()
-        for phone in phones:
-            phone.close()
     finally:
         context.close()
+
+        async def leave():  # on the phones' own loop: tornado's streams are not to be touched from another thread
+            for phone in phones:
+                phone.close()
+
+        loop.run(leave())
         loop.close()
 
 

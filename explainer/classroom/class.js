@@ -10,6 +10,7 @@ import { createTeacher } from "explainer/class-teacher";
 const STUDENT_KEY = "explainerStudent"; // sessionStorage: this phone's random id in the class
 const NOTICE_KEY = "explainerClassNotice"; // sessionStorage: news to show once the next page opens
 const FOLDED_KEY = "explainerClassBarFolded"; // sessionStorage: the teacher folded the bar away
+const FOLLOWED_KEY = "explainerClassFollowed"; // sessionStorage: { class, serial, question } this tab has followed
 
 /** This phone's id in the class: random, kept by the tab (sessionStorage), so a reload keeps its guess. */
 export function studentId(storage, random = (bytes) => crypto.getRandomValues(bytes)) {
@@ -125,6 +126,23 @@ function classPage(css, route) {
       if (what) action.textContent = what.label;
     },
     onChange: (change) => changes.push(change),
+    /** What this tab has followed of the class `id` ({ serial, question }), or null for a class it was not in. */
+    followed(id) {
+      try {
+        const kept = JSON.parse(storage().getItem(FOLLOWED_KEY) ?? "null");
+        return kept?.class === id ? kept : null;
+      } catch {
+        return null;
+      }
+    },
+    /** Note that this tab has followed `what` ({ serial } of a move, { question } of a question) of the class `id`. */
+    follow(id, what) {
+      try {
+        storage().setItem(FOLLOWED_KEY, JSON.stringify({ serial: 0, question: 0, ...page.followed(id), ...what, class: id }));
+      } catch {
+        // not remembered: a reload may move the page again
+      }
+    },
     /** The teacher's buttons, first in the bar, and a button that folds the bar into a corner (to see the whole figure). */
     controls(...nodes) {
       controls.append(...nodes);

@@ -13,6 +13,11 @@ export function revealedLines(targets, truth, guess) {
   });
 }
 
+/** What a phone says once the teacher has moved it: a step of the plan, or a figure sent. */
+export function movedBy(why) {
+  return why === "step" ? "The class moved on: the teacher's next figure." : "The teacher sent the class this figure.";
+}
+
 /** The guess as the bar repeats it: "P@5 0.40, R@5 0.50". */
 export function guessLine(targets, guess) {
   return targets
@@ -26,6 +31,7 @@ export function guessLine(targets, guess) {
  * `send(message)` the channel's. Returns receive(message) for the server's messages.
  */
 export function createStudent(page, send) {
+  let classId = null;
   let question = null; // the open question: { question, route, query, targets, revealed }
   let sentGuess = null; // what this phone sent for it
   let teachers = null; // where "Back to the teacher's" goes: { route, query }
@@ -83,24 +89,36 @@ export function createStudent(page, send) {
 
   return function receive(message) {
     if (message.type === "welcome") {
-      teachers = message.sent ?? message.showing;
+      classId = message.class;
+      const sent = message.sent;
+      teachers = sent ?? message.showing;
       question = message.question && !message.question.revealed ? message.question : null;
       sentGuess = message.guess ?? null;
-      if (question) showQuestion(false);
-      else {
-        page.say(page.arrival ?? "You are in the class.");
-        offerBack();
+      // A tab new to the class has followed what came before it (the join address opened the
+      // projector's figure); one that was in it follows what it missed while it moved or reconnected.
+      const known = page.followed(classId) ?? { serial: sent?.serial ?? 0, question: 0 };
+      page.follow(classId, known);
+      if (question) {
+        if (question.question > known.question) page.follow(classId, { question: question.question });
+        return showQuestion(question.question > known.question);
       }
+      if (sent && sent.serial > known.serial) {
+        page.follow(classId, { serial: sent.serial });
+        if (!page.isAt(sent.route, sent.query)) return page.go(sent.route, sent.query, movedBy(sent.why));
+      }
+      page.say(page.arrival ?? "You are in the class.");
+      offerBack();
     } else if (message.type === "go") {
       teachers = { route: message.route, query: message.query };
-      const said = message.why === "step" ? "The class moved on: the teacher's next figure." : "The teacher sent the class this figure.";
-      if (!page.isAt(message.route, message.query)) return page.go(message.route, message.query, said);
-      page.say(said);
+      page.follow(classId, { serial: message.serial });
+      if (!page.isAt(message.route, message.query)) return page.go(message.route, message.query, movedBy(message.why));
+      page.say(movedBy(message.why));
       offerBack();
     } else if (message.type === "question") {
       question = message;
       sentGuess = null;
       teachers = { route: message.route, query: message.query };
+      page.follow(classId, { question: message.question });
       showQuestion(true);
     } else if (message.type === "guessed") {
       if (question) page.say(`Sent: ${guessLine(question.targets, sentGuess)}. You can change it until the teacher reveals.`);
