@@ -124,3 +124,29 @@ def test_one_candidate_or_a_two_sided_report_is_left_as_it_is():
     assert adjusted_gates([one], "holm") == (one,)
     with pytest.raises(ValueError, match="correction must be one of"):
         adjusted_gates([one, one], "bonferroni")
+
+
+@pytest.mark.parametrize(("ours", "theirs"), CORRECTIONS)
+def test_an_adjusted_p_from_ps_no_permutation_matched_reads_as_a_bound(ours, theirs):
+    # Three candidates far above the baseline and one no better: no permutation of 10,000 is as
+    # extreme as the three, so each raw p is 1 / 10,001 and reads "< 0.0001"; adjusted, it is a
+    # multiple of that estimate, and so a bound too, never a value.
+    gates = adjusted_gates(candidates(NOISE + 0.2, NOISE + 0.3, NOISE + 0.4, NULL), ours)
+    verdicts = [g.gate.verdicts[0] for g in gates]
+    assert [v.p for v in verdicts[:3]] == [1 / 10_001] * 3
+    adjusted = multitest.multipletests([v.p for v in verdicts], method=theirs)[1]
+    assert [v.p_adjusted for v in verdicts] == pytest.approx(adjusted.tolist(), abs=1e-12)
+    # Holm: the smallest raw p times the four candidates (ties share it); BH: times 4 / 3.
+    factor = {"holm": 4, "bh": 4 / 3}[ours]
+    assert adjusted[0] == pytest.approx(factor / 10_001, abs=1e-15)
+    expected = f"< {factor / 10_000:.4g}"
+    assert [v.p_text() for v in verdicts[:3]] == ["< 0.0001"] * 3
+    assert [v.p_adjusted_text() for v in verdicts[:3]] == [expected] * 3
+    assert verdicts[3].p_adjusted_text() == sig.format_p(adjusted[3])  # a p a permutation matched is a value
+
+
+def test_an_adjusted_p_reads_as_a_bound_only_from_a_raw_p_no_permutation_matched():
+    assert sig.format_p_adjusted(4 / 10_001, 1 / 10_001, 10_000) == "< 0.0004"
+    assert sig.format_p_adjusted(3 * 0.0123, 0.0123, 10_000) == "0.0369"
+    assert sig.format_p_adjusted(4e-5, 1e-5) == "4.0e-05"  # a t-test's or an exact test's p is what it is
+    assert sig.format_p_adjusted(1.0, 1 / 10_001, 3) == "1.0000"  # adjusted to 1: nothing left to bound

@@ -35,7 +35,7 @@ import numpy as np
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.measures import Evaluation, Measure
-from explainer.evaluation.significance import POWER, format_p
+from explainer.evaluation.significance import POWER, format_p, format_p_adjusted
 
 TESTS = ("randomization", "t-test")
 """The tests the gate can use: the paired randomization test, or the paired t-test."""
@@ -157,7 +157,7 @@ class MeasureVerdict:
         """The adjusted p-value for a reader, as ``p_text`` (``""`` when not adjusted)."""
         if self.p_adjusted is None:
             return ""
-        return format_p(self.p_adjusted, None if self.exact else self.n_permutations)
+        return format_p_adjusted(self.p_adjusted, self.p, None if self.exact else self.n_permutations)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from explainer.evaluation.compare import (
     paired_qids,
 )
 from explainer.evaluation.measures import Evaluation, Measure
-from explainer.evaluation.significance import format_p
+from explainer.evaluation.significance import format_p, format_p_adjusted
 
 DESIGNS = ("baseline", "all-pairs", "neighbours")
 """Which pairs are tested: each candidate with the baseline, every pair, or each run with the next (a sweep)."""
@@ -338,7 +338,7 @@ class ManyRuns:
             pair = f"{letter(p.second)} - {letter(p.first)}"
             out.append(
                 f"  {pair:<7} {p.mean_difference:+8.4f}  {ci:>17}  {d_z:>6}  {c.wins:4d} {c.ties:4d} "
-                f"{c.losses:6d}  {format_p(p.p, draws):>10}  {format_p(p.p_adjusted, draws):>10}{mark}"
+                f"{c.losses:6d}  {format_p(p.p, draws):>10}  {format_p_adjusted(p.p_adjusted, p.p, draws):>10}{mark}"
             )
         return out
 

@@ -170,6 +170,20 @@ def format_p(p: float, n_permutations: int | None = None) -> str:
     return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
 
 
+def format_p_adjusted(p_adjusted: float, p: float, n_permutations: int | None = None) -> str:
+    """An adjusted p-value as ``format_p`` reads one; adjusted from a Monte Carlo p below ``1 / N``, a bound.
+
+    A raw p that no random pattern matched reads ``"< 1/N"`` (its estimate is 1 / (N + 1)):
+    Holm or Benjamini-Hochberg multiply that estimate, so the adjusted value is as much a bound
+    as the raw one, and reads ``"< "`` the same multiple of 1/N (``"< 0.0004"`` for Holm's 4 x
+    1 / 10,001 with 10,000 permutations), never as a value.
+    """
+    if p_adjusted != p_adjusted or not n_permutations or p >= 1 / n_permutations:
+        return format_p(p_adjusted, n_permutations)
+    bound = p_adjusted * (n_permutations + 1) / n_permutations
+    return format_p(p_adjusted, n_permutations) if bound >= 1 else f"< {bound:.4g}"
+
+
 def clopper_pearson(extreme: int, n: int, confidence: float = P_CONFIDENCE) -> tuple[float, float]:
     """The Clopper-Pearson ("exact") interval of a binomial proportion ``extreme / n``."""
     from scipy import stats

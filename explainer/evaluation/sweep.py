@@ -20,7 +20,7 @@ import numpy as np
 
 from explainer.evaluation.many_runs import ManyRuns, PairTest, many_runs, plain
 from explainer.evaluation.measures import Evaluation
-from explainer.evaluation.significance import format_p
+from explainer.evaluation.significance import format_p_adjusted
 
 PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 """What a parameter's name may be: a letter or underscore, then letters, digits, ``_``, ``.`` or ``-``."""
@@ -133,7 +133,7 @@ class Sweep:
                 if i:
                     step = runs.pairs[m.name][i - 1]
                     mark = " *" if step.significant(runs.alpha) else ""
-                    row += f"  {step.mean_difference:+.4f}  p {format_p(step.p_adjusted, draws)}{mark}"
+                    row += f"  {step.mean_difference:+.4f}  p {format_p_adjusted(step.p_adjusted, step.p, draws)}{mark}"
                 out.append(row.rstrip())
             out.append("  " + self.verdict(m.name))
         return out
@@ -182,7 +182,7 @@ class Sweep:
         for p in self.neighbours(measure, best):
             other = p.first if p.second == best else p.second
             draws = None if runs.exact or runs.test != "randomization" else runs.n_permutations
-            text = f"{self.parameter}={self.values[other]:g} (adjusted p {format_p(p.p_adjusted, draws)})"
+            text = f"{self.parameter}={self.values[other]:g} (adjusted p {format_p_adjusted(p.p_adjusted, p.p, draws)})"
             (told if p.significant(runs.alpha) else untold).append(text)
         head = f"best: {self.parameter}={self.values[best]:g}, mean {runs.cells[measure][best].mean:.4f}"
         if not told:

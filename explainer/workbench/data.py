@@ -34,7 +34,7 @@ from explainer.evaluation.candidates import candidate_gates
 from explainer.evaluation.compare import CORRECTION_NAMES, aligned, no_result_line, paired_qids
 from explainer.evaluation.many_runs import gate_summary, letter, many_runs
 from explainer.evaluation.run_names import distinct_names
-from explainer.evaluation.significance import format_p
+from explainer.evaluation.significance import format_p_adjusted
 from explainer.evaluation.sweep import named_parameter, sweep
 from explainer.figures.binary import BinaryState
 from explainer.figures.conventions import ConventionsState
@@ -341,7 +341,7 @@ def runs_table(evaluated: Evaluated) -> dict:
                     "steps": [
                         {
                             "difference": step.mean_difference,
-                            "p": format_p(step.p_adjusted, draws),
+                            "p": format_p_adjusted(step.p_adjusted, step.p, draws),
                             "significant": step.significant(runs.alpha),
                         }
                         for step in runs.pairs[m.name]
