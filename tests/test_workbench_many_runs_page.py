@@ -6,6 +6,8 @@ Expected means and per-query values come from pytrec_eval on the runs' files.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import pytrec_eval
@@ -40,6 +42,7 @@ def mean_of(qrels: dict, run: dict, measure: str) -> float:
 def five(page, serve_object, sweep_files):
     _, _, qrels_path, paths = sweep_files
     workbench = Workbench(str(qrels_path), *(str(paths[WEIGHTS.index(w)]) for w in ORDER), compare_options=QUICK)
+    workbench.view.on_page = True  # as on /evaluate: the page's link holds what it shows
     seen = watch_page(page)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(serve_object(workbench))
@@ -80,6 +83,34 @@ def test_the_runs_table_has_each_runs_mean_and_the_pair_picked_drives_the_summar
     expect(page.locator(".wb-summary .wb-gate")).to_be_hidden()
     expect(page.locator(".wb-untested")).to_contain_text("run b and run c are not tested against each other")
     expect(page.locator(".wb-list h3")).to_have_text(["run b: sys0.25", "run c: sys0.75"])
+
+
+def test_a_link_names_the_two_runs_compared_and_opens_on_them(five):
+    page = five
+    selects = page.locator(".wb-pair-select")
+    runs = page.locator(".wb-summary .wb-means thead th")
+    page.goto(page.url.split("?")[0] + "?pair=d,b&query=q0")
+    expect(selects.nth(0)).to_have_value("1", timeout=30_000)
+    expect(selects.nth(1)).to_have_value("3")
+    expect(runs.nth(1)).to_have_text("run b")
+    expect(runs.nth(2)).to_have_text("run d")
+    expect(page.locator(".wb-list h3")).to_have_text(["run b: sys0.25", "run d: sys1.5"])
+    # The reader's pick goes into the link, beside the open query; a reload shows it again.
+    selects.nth(0).select_option("0")
+    expect(page).to_have_url(re.compile(r"\?pair=a,d&query=q0$"))
+    page.reload()
+    expect(selects.nth(0)).to_have_value("0", timeout=30_000)
+    expect(selects.nth(1)).to_have_value("3")
+    expect(runs.nth(1)).to_have_text("baseline")
+    expect(runs.nth(2)).to_have_text("run d")
+    # The first two are what a link without a pair shows: the link names none.
+    selects.nth(1).select_option("1")
+    expect(page).to_have_url(re.compile(r"\?query=q0$"))
+    # A link naming runs the page does not have shows the first two.
+    page.goto(page.url.split("?")[0] + "?pair=a,z")
+    expect(page.locator(".wb-runs-table tbody tr")).to_have_count(5, timeout=30_000)
+    expect(selects.nth(0)).to_have_value("0")
+    expect(selects.nth(1)).to_have_value("1")
 
 
 def test_the_runs_order_by_their_weight_with_the_best_setting_marked(five, sweep_files):

@@ -21,7 +21,7 @@ import { shownId } from "explainer/workbench-ids";
 import { createLive } from "explainer/workbench-live";
 import { createStatus } from "explainer/workbench-status";
 import { createUpload } from "explainer/workbench-upload";
-import { pairDetail, pairTable } from "explainer/workbench-pair";
+import { pairDetail, pairFromLink, pairInLink, pairTable } from "explainer/workbench-pair";
 import { createRunsTable } from "explainer/workbench-runs-table";
 import { createSummary } from "explainer/workbench-summary";
 import { createDiffer } from "explainer/workbench-differ";
@@ -68,7 +68,10 @@ function createWorkbench(model, root) {
   let chosen = null; // the measure of the differ-most chart, by name
 
   const { head, sources, statusBox } = createHead(model);
-  const runsTable = createRunsTable((next) => ((pair = next), (table = pairTable(full, pair)), redraw(), showPane()));
+  const runsTable = createRunsTable((next) => {
+    writeLink(model, "pair", pairInLink(full, next));
+    (pair = next), (table = pairTable(full, pair)), redraw(), showPane();
+  });
   const summary = createSummary();
   const differ = createDiffer((qid) => open(qid, true), (name) => {
     chosen = name;
@@ -91,7 +94,8 @@ function createWorkbench(model, root) {
     full = model.table_text ? JSON.parse(model.table_text) : null;
     if (!full || !full.qids) return;
     full.index = new Map(full.qids.map((q, i) => [q, i]));
-    pair = [0, 1];
+    // A link that names two runs compares them (after an upload too, while the runs have those letters).
+    pair = (model.on_page && pairFromLink(window.location.search, full)) || [0, 1];
     table = pairTable(full, pair);
     for (const [qid, detail] of Object.entries(model.details ?? {})) details.set(qid, detail);
     const gate = table.comparison?.gate.measure;
@@ -137,7 +141,7 @@ function createWorkbench(model, root) {
       return;
     }
     commit({ ...structuredClone(state), query: qid });
-    writeOpenQuery(model, qid);
+    writeLink(model, "query", qid);
     if (qid && focus) pane.focus();
   }
 
@@ -203,13 +207,14 @@ function sendToPython(model, before, next, changes) {
   if (["query", "run", "k"].some((key) => next[key] !== before[key])) model.state = { query: next.query, run: next.run, k: next.k };
 }
 
-/** The open query in the page's link (`?query=g044`), on the workbench's own page. */
-function writeOpenQuery(model, qid) {
+/** `key` in the page's link, on the workbench's own page: the open query (`?query=g044`), the pair (`?pair=a,c`); null removes it. */
+function writeLink(model, key, value) {
   if (!model.on_page) return;
   const params = new URLSearchParams(window.location.search);
-  if (qid) params.set("query", qid);
-  else params.delete("query");
-  const query = params.toString();
+  if (value) params.set(key, value);
+  else params.delete(key);
+  // A comma needs no escape in a query (RFC 3986's sub-delims): `pair=a,c` reads as it is meant.
+  const query = params.toString().replaceAll("%2C", ",");
   try {
     window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
   } catch {

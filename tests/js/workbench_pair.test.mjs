@@ -2,7 +2,7 @@
 // the two runs alone (workbench_pair_oracle.py), lists, figures and counts; the values by query.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { pairDetail, pairIn, pairTable } from "explainer/workbench-pair";
+import { pairDetail, pairFromLink, pairIn, pairInLink, pairTable } from "explainer/workbench-pair";
 import { oracle } from "./oracle.mjs";
 
 const PY = oracle("workbench_pair_oracle.py");
@@ -58,4 +58,18 @@ test("one run or two are drawn as they are", () => {
   assert.equal(pairTable(two, [0, 1]), two);
   const detail = { runs: [{ docs: [] }, { docs: [] }] };
   assert.equal(pairDetail(detail, [0, 1], 1), detail);
+});
+
+test("a link names a pair by the runs' letters, and names none for the first two", () => {
+  const table = { runs: ["a", "b", "c", "d"].map((letter) => ({ letter })) };
+  assert.deepEqual(pairFromLink("?pair=a,c", table), [0, 2]);
+  assert.deepEqual(pairFromLink("?query=q1&pair=d%2Cb", table), [1, 3]); // either order, escaped or not
+  for (const bad of ["", "?pair=", "?pair=a", "?pair=a,a", "?pair=a,e", "?pair=a,b,c", "?pair=A,C", "?pair=0,2"]) {
+    assert.equal(pairFromLink(bad, table), null, bad);
+  }
+  assert.equal(pairFromLink("?pair=a,b", { runs: [{ letter: "a" }, { letter: "b" }] }), null); // two runs: no choice
+  assert.equal(pairInLink(table, [2, 0]), "a,c");
+  assert.equal(pairInLink(table, [1, 3]), "b,d");
+  assert.equal(pairInLink(table, [0, 1]), null);
+  for (const pair of [[0, 2], [1, 3], [2, 3]]) assert.deepEqual(pairFromLink(`?pair=${pairInLink(table, pair)}`, table), pair);
 });
