@@ -179,3 +179,20 @@ def test_evaluate_serves_a_page_whose_uploads_keep_the_commands_gate_settings(sw
     gate = work(job).evaluated.comparison.gate
     assert (gate.question, gate.margin, gate.alpha, gate.measures) == ("superiority", 0.05, 0.1, ("map",))
     assert "better by more than 0.0500" in gate.reason
+
+
+def test_the_pairs_p_values_read_as_the_command_line_prints_them():
+    # Forty queries the candidate wins every one of (RR 1 against 1/2 or 1/3): no permutation of
+    # the 10,000 is as extreme, so the randomization test's p reads "< 0.0001", a bound, not the
+    # 1 / 10,001 it is estimated at; the t-test's p is what it is, in two significant digits.
+    qrels = {f"q{i:02d}": {"good": 1, "bad": 0, "worse": 0} for i in range(40)}
+    base = {
+        q: {"bad": 3.0, "good": 2.0} if i % 2 else {"bad": 3.0, "worse": 2.0, "good": 1.0} for i, q in enumerate(qrels)
+    }
+    candidate = {q: {"good": 2.0, "bad": 1.0} for q in qrels}
+    rr = wb.page_table(Workbench(qrels, base, candidate).evaluated)["comparison"]["measures"]["recip_rank"]
+    assert rr["n_permutations"] == 10_000 and not rr["exact"]
+    assert rr["randomization_p"] == pytest.approx(1 / 10_001)
+    assert rr["randomization_p_text"] == "< 0.0001"
+    theirs = stats.ttest_rel([1.0] * 40, [1 / 3 if i % 2 == 0 else 1 / 2 for i in range(40)]).pvalue
+    assert rr["t_p_text"] == f"{theirs:.1e}"

@@ -34,7 +34,7 @@ from explainer.evaluation.candidates import candidate_gates
 from explainer.evaluation.compare import CORRECTION_NAMES, aligned, no_result_line, paired_qids
 from explainer.evaluation.many_runs import gate_summary, letter, many_runs
 from explainer.evaluation.run_names import distinct_names
-from explainer.evaluation.significance import format_p_adjusted
+from explainer.evaluation.significance import format_p, format_p_adjusted
 from explainer.evaluation.sweep import named_parameter, sweep
 from explainer.figures.binary import BinaryState
 from explainer.figures.conventions import ConventionsState
@@ -267,6 +267,9 @@ def _comparison(c: Comparison) -> dict:
                 "losses": m.losses,
                 "t_p": _finite(m.t_p),
                 "randomization_p": _finite(m.randomization_p),
+                # As the command line prints them: "< 0.0001" where no permutation of 10,000 matched.
+                "t_p_text": format_p(m.t_p),
+                "randomization_p_text": format_p(m.randomization_p, None if m.exact else m.n_permutations),
                 "exact": m.exact,
                 "n_permutations": m.n_permutations,
                 "ci_low": _finite(m.ci_low),

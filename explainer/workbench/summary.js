@@ -43,10 +43,9 @@ export function createSummary() {
         if (untestedPair) tr.append(h("td", "num wb-delta", signed(means[1] - means[0])));
         if (two) {
           const s = c.measures[m.name];
-          const p = (x) => (x === null ? "n/a" : x < 0.0001 ? x.toExponential(1) : f4(x));
           const ci = s.ci_low === null ? "n/a" : `[${signed(s.ci_low)}, ${signed(s.ci_high)}]`;
           tr.append(h("td", "num wb-delta", signed(means[1] - means[0])), h("td", "num", ci));
-          tr.append(h("td", "num", `${s.wins} / ${s.ties} / ${s.losses}`), h("td", "num", p(s.t_p)), h("td", "num", p(s.randomization_p)));
+          tr.append(h("td", "num", `${s.wins} / ${s.ties} / ${s.losses}`), h("td", "num", s.t_p_text), h("td", "num", s.randomization_p_text));
         }
         tbody.append(tr);
       });
