@@ -315,6 +315,21 @@ def test_the_minimum_detectable_effect_reaches_the_power_statsmodels_gives_it(al
     assert z * sd / 10 < mde < 1.02 * z * sd / 10
 
 
+@pytest.mark.parametrize(("alternative", "theirs"), [("greater", "larger"), ("two-sided", "two-sided")])
+def test_every_query_counts_detectable_effect_reaches_the_power_statsmodels_gives_it(alternative, theirs):
+    solver = smpower.TTestPower()
+    n, effect = sig.detectable_effects(0.05, 0.8, alternative)
+    # Every count from 2 to 2,000, then steps of about 1% (none over 1.1%) to a million.
+    assert n[:1999].tolist() == list(range(2, 2001)) and n[-1] == 1_000_000
+    assert np.all(np.diff(n[1998:]) / n[1998:-1] < 0.011) and np.all(np.diff(effect) < 0)
+    for i in (1, 8, 98, 997, 1998, 2100, n.size - 1):  # 3, 10, 100, 999, 2,000 queries, a sparse one, a million
+        at = solver.power(effect_size=effect[i], nobs=n[i], alpha=0.05, alternative=theirs)
+        assert at == pytest.approx(0.8, abs=EXACT), n[i]
+    # n = 2 (one degree of freedom) is past statsmodels' solver; ours is the scalar root's.
+    assert effect[0] == pytest.approx(sig.minimum_detectable_effect(2, 1.0, 0.05, 0.8, alternative), rel=1e-12)
+    assert not effect.flags.writeable  # one table per process, shared by every page
+
+
 def test_queries_needed_is_the_first_n_whose_power_reaches_the_target():
     solver = smpower.TTestPower()
     effect, sd = 0.02, 0.12

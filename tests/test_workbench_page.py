@@ -7,6 +7,9 @@ written into the qrels), from the comparison's own sorted differences, or from a
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 import pytrec_eval
 from playwright.sync_api import expect
@@ -270,3 +273,40 @@ def test_ten_thousand_queries_open_and_scroll_with_only_the_rows_in_view_drawn(p
     assert page.locator(".wb-row").count() < 40
     times.sort()
     assert times[len(times) // 2] < 50, times  # two frames at 60 Hz are 33 ms; a loaded machine is slower
+
+
+def test_the_gate_measures_effect_and_power_and_the_queries_a_typed_difference_needs(shown, files):
+    # The oracle: NDCG@10 per query from pytrec_eval, and statsmodels' power of the paired t-test.
+    power = pytest.importorskip("statsmodels.stats.power").TTestPower()
+    qrels, (baseline, candidate) = files["qrels"], files["runs"]
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"})
+    ours = {run: evaluator.evaluate(r) for run, r in (("a", baseline), ("b", candidate))}
+    differences = np.array([ours["b"][q]["ndcg_cut_10"] - ours["a"][q]["ndcg_cut_10"] for q in sorted(qrels)])
+    sd = differences.std(ddof=1)
+    mde = power.solve_power(nobs=len(differences), alpha=0.05, power=0.8, alternative="larger") * sd
+    effect = shown.page.locator('.wb-power .wb-effect[data-measure="ndcg_cut_10"]')
+    expect(effect.locator(".wb-subheading")).to_have_text("Effect size and power: NDCG@10")
+    expect(effect).to_contain_text(f"d_z = +{differences.mean() / sd:.2f}")
+    expect(effect).to_contain_text(f"finds a true gain of {mde:.4f}, the minimum detectable effect, 80% of the time")
+
+    def fewest(gain: float) -> int:
+        n = math.ceil(power.solve_power(effect_size=gain / sd, alpha=0.05, power=0.8, alternative="larger"))
+        while power.power(gain / sd, n - 1, 0.05, alternative="larger") >= 0.8:
+            n -= 1
+        return n
+
+    detect, needed = effect.locator(".wb-detect"), effect.locator(".wb-needed")
+    expect(detect).to_have_value("0.0200")
+    expect(needed).to_have_text(f"{fewest(0.02):,}, with differences as spread as this set's (it has 100).")
+    detect.fill("0.05")
+    expect(needed).to_have_text(f"{fewest(0.05):,}, with differences as spread as this set's (it has 100).")
+    detect.fill("0")
+    expect(needed).to_have_text("Type a difference above 0, H0's.")
+    # What-if changes redraw the means, not the typed difference.
+    detect.fill("0.03")
+    shown.open("g044")
+    grade = shown.page.locator(".wb-list.wb-run-1 .wb-result").first.locator("select.wb-grade")
+    grade.select_option("0" if grade.input_value() == "3" else "3")
+    expect(shown.page.locator(".wb-whatif-note")).to_be_visible()
+    expect(detect).to_have_value("0.03")
+    expect(needed).to_have_text(f"{fewest(0.03):,}, with differences as spread as this set's (it has 100).")

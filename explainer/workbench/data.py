@@ -34,7 +34,7 @@ from explainer.evaluation.candidates import candidate_gates
 from explainer.evaluation.compare import CORRECTION_NAMES, aligned, no_result_line, paired_qids
 from explainer.evaluation.many_runs import gate_summary, letter, many_runs
 from explainer.evaluation.run_names import distinct_names
-from explainer.evaluation.significance import format_p, format_p_adjusted
+from explainer.evaluation.significance import detectable_effects, format_p, format_p_adjusted
 from explainer.evaluation.sweep import named_parameter, sweep
 from explainer.figures.binary import BinaryState
 from explainer.figures.conventions import ConventionsState
@@ -215,6 +215,7 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
     # relstring (average "none") is text: the table's columns are numbers
     measures = [_measure(m) for m in evaluated.evaluations[0].measures if m.family.average != "none"]
     runs = []
+    detectable = {}  # the power's tables the comparisons' effects name (``_effects``)
     for i, evaluation in enumerate(evaluated.evaluations):
         evaluated_here = set(evaluation.qids)
         runs.append(
@@ -238,8 +239,9 @@ def table_of(evaluated: Evaluated, figure_depth: int = FIGURE_DEPTH) -> dict:
         "texts": [loaded.topics.get(q, "") for q in qids] if loaded.topics else [],
         "measures": measures,
         "runs": runs,
-        "comparison": None if evaluated.comparison is None else _comparison(evaluated.comparison),
-        "comparisons": [_comparison(c) for c in evaluated.candidates] if n_runs > 2 else [],
+        "comparison": None if evaluated.comparison is None else _comparison(evaluated.comparison, detectable),
+        "comparisons": [_comparison(c, detectable) for c in evaluated.candidates] if n_runs > 2 else [],
+        "detectable": detectable,
         "many": runs_table(evaluated) if n_runs > 2 else None,
         "relevance_level": loaded.relevance_level,
         "max_grade": max_grade(loaded.qrels),
@@ -258,8 +260,9 @@ def _role(i: int, n_runs: int) -> str:
     return f"run {letter(i)}"
 
 
-def _comparison(c: Comparison) -> dict:
+def _comparison(c: Comparison, detectable: dict) -> dict:
     return {
+        "effects": _effects(c, detectable),
         "measures": {
             name: {
                 "wins": m.wins,
@@ -291,6 +294,27 @@ def _comparison(c: Comparison) -> dict:
             "reason": c.gate.reason,
         },
     }
+
+
+def _effects(c: Comparison, detectable: dict) -> list[dict]:
+    """Each gate measure's effect and power (``Comparison.effects``): its numbers, its sentences, and
+    the name of the table in ``detectable`` with which the page finds the queries a difference needs.
+
+    The table (``significance.detectable_effects``) depends only on the power's alpha and sides, so
+    the candidates of one page share it: ``detectable[name]`` is its query counts ``n`` and the
+    minimum detectable effect of each in standard deviations, ``effect`` (12 significant digits).
+    """
+    out = []
+    for e in c.effects():
+        item = {**e.as_dict(), "label": e.label, "shift": e.shift, "alternative": e.alternative, "lines": e.lines()}
+        if e.mde == e.mde:
+            name = f"{e.alpha!r} {e.alternative} {e.power!r}"
+            if name not in detectable:
+                n, effect = detectable_effects(e.alpha, e.power, e.alternative)
+                detectable[name] = {"n": n.tolist(), "effect": [float(f"{x:.12g}") for x in effect]}
+            item["detectable"] = name
+        out.append(item)
+    return out
 
 
 def runs_table(evaluated: Evaluated) -> dict:

@@ -1,6 +1,8 @@
-// The gate's verdict over each measure's means, difference, interval, wins, tests.
+// The gate's verdict over each measure's means, difference, interval, wins, tests; then each gate
+// measure's effect and power, with the queries a difference the reader types needs (power.js).
 import { h, setText } from "explainer/dom";
 import { f4, section, signed } from "explainer/workbench-elements";
+import { queriesNeeded } from "explainer/workbench-power";
 
 export function createSummary() {
   const { box } = section("The means, and whether the candidate ships", "wb-summary");
@@ -9,11 +11,13 @@ export function createSummary() {
   const tableEl = h("table", "wb-means");
   const whatIfNote = h("p", "wb-note wb-whatif-note");
   const summaries = h("div", "wb-summaries");
-  box.append(gate, untested, tableEl, whatIfNote, summaries);
+  const power = createPower();
+  box.append(gate, untested, tableEl, whatIfNote, power.el, summaries);
   return {
     el: box,
     draw(table, live) {
       const c = table.comparison;
+      power.draw(table.runs.length === 2 ? c : null, table.detectable);
       // Two runs, tested (a candidate and the baseline), or two candidates of many, not tested against each other.
       const two = table.runs.length === 2 && Boolean(c);
       const untestedPair = table.runs.length === 2 && !c;
@@ -58,4 +62,66 @@ export function createSummary() {
       );
     },
   };
+}
+
+/**
+ * Each gate measure's effect and power, as the command line says them (the sentences are
+ * Python's: data._effects), and a difference the reader types, with the queries the same test
+ * needs to find it. Drawn again only when the comparison changes, so a typed difference stays.
+ */
+function createPower() {
+  const el = h("div", "wb-power");
+  const typed = new Map(); // measure -> the difference the reader typed, kept across pairs
+  let drawn;
+  return {
+    el,
+    draw(comparison, tables) {
+      if (comparison === drawn) return;
+      drawn = comparison;
+      el.hidden = !comparison?.effects?.length;
+      el.replaceChildren(...(el.hidden ? [] : comparison.effects.map((effect) => effectOf(effect, tables, typed))));
+    },
+  };
+}
+
+function effectOf(effect, tables, typed) {
+  const box = h("div", "wb-effect");
+  box.dataset.measure = effect.measure;
+  const sentence = (line) => h("p", "wb-note", line.endsWith(".") ? line : `${line}.`);
+  const lines = effect.lines.slice(0, -1).map(sentence);
+  const assumptions = sentence(effect.lines[effect.lines.length - 1]);
+  box.append(h("h3", "wb-subheading", `Effect size and power: ${effect.label}`), ...lines);
+  if (!effect.detectable) return box; // no spread: the lines say there is no power to give
+  const oneWay = effect.alternative !== "two-sided";
+  const gain = oneWay && effect.shift === 0;
+  const input = h("input", "wb-detect");
+  Object.assign(input, { type: "number", step: "0.005", inputMode: "decimal" });
+  input.value = typed.get(effect.measure) ?? f4((oneWay ? effect.shift : 0) + 0.02);
+  const label = h("label", "wb-detect-label", `Queries to find a true ${gain ? "gain" : "difference"} of `);
+  label.append(input, ` in ${effect.label}, ${Math.round(effect.power.power * 100)}% of the time:`);
+  const answer = h("output", "wb-needed");
+  answer.setAttribute("aria-live", "polite");
+  const show = () => {
+    typed.set(effect.measure, input.value);
+    setText(answer, neededText(effect, Number.parseFloat(input.value), tables));
+  };
+  input.addEventListener("input", show);
+  show();
+  const row = h("p", "wb-detect-row");
+  row.append(label, " ", answer);
+  box.append(row, assumptions);
+  return box;
+}
+
+/** The answer: the queries, or why there is none. */
+function neededText(effect, difference, tables) {
+  const found = queriesNeeded(effect, difference, tables);
+  if (found.problem) return found.problem;
+  const count = (n) => n.toLocaleString("en");
+  const queries = found.beyond
+    ? `more than ${count(found.beyond)}`
+    : found.fewest === found.most
+      ? count(found.most)
+      : `between ${count(found.fewest)} and ${count(found.most)}`;
+  return `${queries}, with differences as spread as this set's (it has ${count(effect.queries)}).`;
 }

@@ -99,6 +99,7 @@ class WorkbenchView(FigureView):
         "explainer/workbench-status": HERE / "status.js",
         "explainer/workbench-upload": HERE / "upload.js",
         "explainer/workbench-pair": HERE / "pair.js",
+        "explainer/workbench-power": HERE / "power.js",
         "explainer/workbench-runs-table": HERE / "runs_table.js",
         "explainer/workbench-summary": HERE / "summary.js",
         "explainer/workbench-differ": HERE / "differ.js",
