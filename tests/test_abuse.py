@@ -49,6 +49,7 @@ from urllib.parse import urlsplit
 import psutil
 import pytest
 from playwright.sync_api import expect
+from tornado.websocket import WebSocketClosedError
 
 from explainer.classroom import messages as class_messages
 from explainer.figures.base import MAX_QUERY_LENGTH
@@ -440,16 +441,19 @@ def message_bytes(content: Any) -> int:
 @pytest.mark.parametrize("count", [400, 25_000])
 def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count):
     """400 small roots (43 KB) froze every reader for 13 s: Bokeh's add_root recomputes all models each time.
-    The workbench's websocket takes messages as long as an upload's piece (2 MiB): 400 roots are
-    within its limit and dropped unread by Bokeh; 25,000 (2.7 MB) are over it and close the connection."""
+    The workbench's websocket takes a message longer than a page's (32 KB) only as one piece of an
+    upload (2 MiB at most): 400 roots are refused before anything parses them (``too-long``) and
+    the connection closed (1008); 25,000 (2.7 MB) are over the 2 MiB and Tornado closes it."""
     seen: dict[str, Any] = {}
     content = root_added(count)
-    over = message_bytes(content) > Limits().max_upload_message_bytes
+    limits = Limits()
+    assert message_bytes(content) > limits.max_message_bytes
+    over = message_bytes(content) > limits.max_upload_message_bytes
     assert over == (count > 400)
     outcome = under_attack(loop, served, one_message(served, "PATCH-DOC", content, seen))
     assert seen["after"]["roots"] == seen["before"]["roots"], f"the roots were added ({seen['answer']})"
-    # Over the limit, Tornado closes the connection (1009) and stops reading: the close frame may be lost.
-    assert seen["answer"].startswith("closed" if over else "refused: refused-event"), seen["answer"]
+    # Over the 2 MiB, Tornado closes the connection (1009) and stops reading: the close frame may be lost.
+    assert seen["answer"].startswith("closed") if over else seen["answer"] == "closed: 1008", seen["answer"]
     outcome.check(f"{count} new roots in one message")
 
 
@@ -896,9 +900,12 @@ def test_a_flood_of_channel_messages_from_one_page_is_dropped_then_closed_and_ho
         started = time.monotonic()
         sent = 0
         while flooder.ws.close_code is None and sent < 20_000:
-            await asyncio.gather(
-                *(flooder.ws.write_message(json.dumps({"v": 1, "type": "ping", "n": sent + i})) for i in range(500))
-            )
+            try:
+                await asyncio.gather(
+                    *(flooder.ws.write_message(json.dumps({"v": 1, "type": "ping", "n": sent + i})) for i in range(500))
+                )
+            except WebSocketClosedError:  # closed by the server within the batch: what the test waits for
+                break
             sent += 500
             await asyncio.sleep(0)
         seen["end"] = await channel_end(flooder)
@@ -913,11 +920,14 @@ def test_a_flood_of_channel_messages_from_one_page_is_dropped_then_closed_and_ho
 
     outcome = under_attack(loop, class_served, attack)
     print({key: value for key, value in seen.items()})
-    assert seen["end"] == "flooding", seen
-    assert seen["pongs"] <= channel.MESSAGES_BURST + channel.MESSAGES_PER_S * seen["seconds"], seen
-    assert 1 <= seen["too fast"] <= 1 + seen["seconds"], seen
-    assert seen["calm"] == 7
     logged = class_served.log()[outcome.log_from :]
+    assert "flooding" in logged, logged[-2000:]
+    # The server closes with "flooding", then cuts the connection: a flooder still writing may find
+    # it cut before it reads that close frame, or the too-fast notice before it.
+    assert seen["end"] in ("flooding", "code None"), seen
+    assert seen["pongs"] <= channel.MESSAGES_BURST + channel.MESSAGES_PER_S * seen["seconds"], seen
+    assert (seen["end"] != "flooding" or 1 <= seen["too fast"]) and seen["too fast"] <= 1 + seen["seconds"], seen
+    assert seen["calm"] == 7
     assert logged.count("too-fast") <= 1 and len(logged) < 1000, logged[-2000:]
     outcome.check("a flood of channel messages")
 
