@@ -76,7 +76,9 @@ def _workbench(browser, tmp: Path, out_dir: Path) -> list[Path]:
         # A link that names a query focuses its pane, for keyboards: a picture shows no focus ring,
         # and a little room above the heading.
         page.evaluate("document.activeElement?.blur()")
-        page.locator(".wb-query .wb-heading").evaluate("el => { el.scrollIntoView({ block: 'start' }); scrollBy(0, -12); }")
+        page.locator(".wb-query .wb-heading").evaluate(
+            "el => { el.scrollIntoView({ block: 'start' }); scrollBy(0, -12); }"
+        )
         path = out_dir / name
         page.screenshot(path=path)
         written.append(path)
