@@ -4,6 +4,7 @@
 // (class-student). This module holds the page's side both use: its figure, where it is, moving to
 // another figure, the class bar (a line of news and one button), and the projector's panel.
 import { channelUrl, connect } from "explainer/class-channel";
+import { h } from "explainer/dom";
 import { createStudent } from "explainer/class-student";
 import { createTeacher } from "explainer/class-teacher";
 
@@ -40,16 +41,9 @@ export function figureAddress(route, query, search, keep = ["theme"]) {
   return `.${route}${text ? `?${text}` : ""}`;
 }
 
-function element(tag, className, text = null) {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
 /** The button that folds the teacher's bar into a corner of the screen and back; the tab remembers which. */
 function foldButton(bar) {
-  const fold = element("button", "class-button class-fold");
+  const fold = h("button", "class-button class-fold");
   fold.type = "button";
   const set = (folded) => {
     bar.classList.toggle("is-folded", folded);
@@ -82,13 +76,13 @@ function classPage(css, route) {
   document.head.append(style);
   const figures = document.querySelectorAll("relevance-figure[standalone]");
   const figure = figures.length === 1 ? figures[0] : null;
-  const bar = element("div", "class-bar");
+  const bar = h("div", "class-bar");
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", "The class");
-  const controls = element("div", "class-controls");
-  const news = element("p", "class-news");
+  const controls = h("div", "class-controls");
+  const news = h("p", "class-news");
   news.setAttribute("aria-live", "polite");
-  const action = element("button", "class-action");
+  const action = h("button", "class-action");
   action.type = "button";
   action.hidden = true;
   bar.append(controls, news, action);
@@ -150,11 +144,11 @@ function classPage(css, route) {
     },
     /** The projector's panel of the class's guesses: { body, show(), hide() }; its Close calls `onClose`. */
     panel(onClose) {
-      const box = element("section", "class-panel");
+      const box = h("section", "class-panel");
       box.setAttribute("aria-label", "The class's guesses");
-      const close = element("button", "class-close", "Close");
+      const close = h("button", "class-close", "Close");
       close.type = "button";
-      const body = element("div", "class-panel-body");
+      const body = h("div", "class-panel-body");
       box.append(close, body);
       box.hidden = true;
       close.addEventListener("click", onClose);

@@ -3,7 +3,7 @@
 Its modules (``CLASS_MODULES``) are ES modules, as the figures' are, tested in Node beside them
 (tests/js); here each becomes a function of ``require``, as explainer.js's modules do
 (``runtime.module_function``), and the names they import from the figures' modules
-(``explainer/metrics``, ``explainer/predict``, ``explainer/settled``) are loaded from explainer.js itself
+(``explainer/dom``, ``explainer/metrics``, ``explainer/predict``, ``explainer/settled``) are loaded from explainer.js itself
 (``RelevanceFigure.load``), so nothing is sent twice. Only served pages carry it: an exported
 page, a documentation's tag and a notebook have no class.
 """
@@ -28,7 +28,7 @@ CLASS_MODULES = {
     "explainer/class": HERE / "class.js",
 }
 # What the class modules import from explainer.js (the page's own figures' modules).
-FROM_THE_FIGURES = ("explainer/metrics", "explainer/predict", "explainer/settled")
+FROM_THE_FIGURES = ("explainer/dom", "explainer/metrics", "explainer/predict", "explainer/settled")
 CSS = HERE / "class.css"
 
 LOADER = """(function joinTheClass(config, modules) {

@@ -2,6 +2,7 @@
 // a dot per guess (equal guesses stacked), the median marked, how many answered, and once revealed
 // the true value over the spread with the share of guesses within 0.05 of it. Drawn as SVG, big
 // enough to read from the back of the room; the same in words for a screen reader (spread.js).
+import { h } from "explainer/dom";
 import { formatNumber } from "explainer/metrics";
 import { CLOSE, describeSpread, dotPlot, median, shareWithin } from "explainer/class-spread";
 
@@ -16,13 +17,6 @@ const ROWS = 6; // the strip's height in dots: taller stacks are pressed into it
 function svg(tag, attributes = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
-function element(tag, className, text = null) {
-  const node = document.createElement(tag);
-  node.className = className;
   if (text !== null) node.textContent = text;
   return node;
 }
@@ -61,16 +55,16 @@ function strip(values, truth) {
  */
 export function drawSpread(panel, targets, guesses, revealed) {
   const answered = guesses?.answered ?? 0;
-  const heading = element("p", "class-answered", `${answered} ${answered === 1 ? "answer" : "answers"}`);
+  const heading = h("p", "class-answered", `${answered} ${answered === 1 ? "answer" : "answers"}`);
   const words = [];
   const rows = targets.map((target) => {
     const values = guesses?.values?.[target.key] ?? null;
     const truth = revealed && typeof target.value === "number" ? target.value : null;
-    const row = element("div", "class-row");
-    const name = element("p", "class-label", target.label);
+    const row = h("div", "class-row");
+    const name = h("p", "class-label", target.label);
     row.append(name);
     if (values === null) {
-      row.append(element("p", "class-waiting", "The guesses show once three students have answered."));
+      row.append(h("p", "class-waiting", "The guesses show once three students have answered."));
       words.push(`${target.label}: waiting for three answers.`);
       return row;
     }
@@ -79,10 +73,10 @@ export function drawSpread(panel, targets, guesses, revealed) {
       facts.unshift(`true ${formatNumber(truth)}`);
       if (values.length) facts.push(`${Math.round(shareWithin(values, truth) * 100)}% within ${formatNumber(CLOSE)}`);
     }
-    row.append(strip(values, truth), element("p", "class-facts", facts.join(" · ")));
+    row.append(strip(values, truth), h("p", "class-facts", facts.join(" · ")));
     words.push(describeSpread(target.label, values, truth));
     return row;
   });
-  const said = element("p", "sr-only", words.join(" "));
+  const said = h("p", "sr-only", words.join(" "));
   panel.replaceChildren(heading, ...rows, said);
 }
