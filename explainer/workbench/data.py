@@ -306,7 +306,7 @@ def _effects(c: Comparison, detectable: dict) -> list[dict]:
     """
     out = []
     for e in c.effects():
-        item = {**e.as_dict(), "label": e.label, "shift": e.shift, "alternative": e.alternative, "lines": e.lines()}
+        item = {**e.as_dict(), "label": e.label, "alternative": e.alternative, "lines": e.lines()}
         if e.mde == e.mde:
             name = f"{e.alpha!r} {e.alternative} {e.power!r}"
             if name not in detectable:

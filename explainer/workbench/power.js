@@ -22,9 +22,10 @@ export function queriesNeeded(effect, difference, tables) {
   if (!table) return { problem: "Power needs at least two queries whose differences are not all the same." };
   if (!Number.isFinite(difference)) return { problem: "Type a difference, in the measure's units." };
   const twoSided = effect.alternative === "two-sided";
-  const past = twoSided ? Math.abs(difference) : difference - effect.shift;
+  const { shift } = effect.power; // H0's difference
+  const past = twoSided ? Math.abs(difference) : difference - shift;
   if (!(past > 0)) {
-    return { problem: twoSided ? "Type a difference other than 0." : `Type a difference above ${effect.shift}, H0's.` };
+    return { problem: twoSided ? "Type a difference other than 0." : `Type a difference above ${shift}, H0's.` };
   }
   const wanted = past / effect.sd_of_differences;
   const { n, effect: smallest } = table;

@@ -93,10 +93,10 @@ function effectOf(effect, tables, typed) {
   box.append(h("h3", "wb-subheading", `Effect size and power: ${effect.label}`), ...lines);
   if (!effect.detectable) return box; // no spread: the lines say there is no power to give
   const oneWay = effect.alternative !== "two-sided";
-  const gain = oneWay && effect.shift === 0;
+  const gain = oneWay && effect.power.shift === 0;
   const input = h("input", "wb-detect");
   Object.assign(input, { type: "number", step: "0.005", inputMode: "decimal" });
-  input.value = typed.get(effect.measure) ?? f4((oneWay ? effect.shift : 0) + 0.02);
+  input.value = typed.get(effect.measure) ?? f4((oneWay ? effect.power.shift : 0) + 0.02);
   const label = h("label", "wb-detect-label", `Queries to find a true ${gain ? "gain" : "difference"} of `);
   label.append(input, ` in ${effect.label}, ${Math.round(effect.power.power * 100)}% of the time:`);
   const answer = h("output", "wb-needed");

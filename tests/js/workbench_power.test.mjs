@@ -27,7 +27,7 @@ test("the queries a difference needs are statsmodels' count: exact to 2,000, bet
 
 test("a difference not past H0, no spread, or past the table's end says so", () => {
   const table = { n: [2, 3, 4], effect: [3, 2, 1] };
-  const effect = { detectable: "t", alternative: "greater", shift: 0.05, sd_of_differences: 0.1 };
+  const effect = { detectable: "t", alternative: "greater", power: { shift: 0.05 }, sd_of_differences: 0.1 };
   // 0.31 past H0's 0.05 is 3.1 sd: 2 queries find it; 2.1 sd needs 3; 1.6 sd needs 4; 0.5 sd more than the table has.
   assert.deepEqual(queriesNeeded(effect, 0.36, { t: table }), { fewest: 2, most: 2 });
   assert.deepEqual(queriesNeeded(effect, 0.26, { t: table }), { fewest: 3, most: 3 });
@@ -36,7 +36,7 @@ test("a difference not past H0, no spread, or past the table's end says so", () 
   assert.match(queriesNeeded(effect, 0.05, { t: table }).problem, /above 0.05/);
   assert.match(queriesNeeded(effect, Number.NaN, { t: table }).problem, /Type a difference/);
   assert.match(queriesNeeded({ ...effect, detectable: undefined }, 0.3, { t: table }).problem, /not all the same/);
-  const twoSided = { ...effect, alternative: "two-sided", shift: 0 };
+  const twoSided = { ...effect, alternative: "two-sided", power: { shift: 0 } };
   assert.deepEqual(queriesNeeded(twoSided, -0.31, { t: table }), { fewest: 2, most: 2 });
   assert.match(queriesNeeded(twoSided, 0, { t: table }).problem, /other than 0/);
   // A sparse table: the answer lies between the count before and the one that suffices.

@@ -52,7 +52,7 @@ def main() -> None:
                         "effect": {
                             "detectable": name,
                             "alternative": alternative,
-                            "shift": shift,
+                            "power": {"shift": shift},
                             "sd_of_differences": sd,
                         },
                         "difference": difference,
