@@ -20,7 +20,9 @@ def find_chromium() -> str | None:
     """The Chromium to drive: EXPLAINER_CHROMIUM (empty means Playwright's own), else a system one."""
     if "EXPLAINER_CHROMIUM" in os.environ:
         return os.environ["EXPLAINER_CHROMIUM"] or None
-    for name in ("/usr/bin/chromium", "chromium-browser", "google-chrome"):
+    # Debian's headless shell first: the same Blink and V8, a quarter faster to drive than the full
+    # browser in its headless mode.
+    for name in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:
             return found
