@@ -142,9 +142,8 @@ case "${1:-}" in
     # workers fill two cores (three were no faster there). EXPLAINER_TEST_WORKERS=0 runs it in one.
     if [ $# -eq 0 ]; then
       node_tests
-      if [ "${EXPLAINER_TEST_WORKERS:-2}" != 0 ]; then
-        set -- --numprocesses="${EXPLAINER_TEST_WORKERS:-2}" --dist=loadfile
-      fi
+      workers=${EXPLAINER_TEST_WORKERS:-2}
+      if [ "$workers" != 0 ]; then set -- --numprocesses="$workers" --dist=loadfile; fi
     else
       echo "Node tests (tests/js) not run with pytest arguments: ./serve.sh test-js runs them." >&2
     fi

@@ -964,10 +964,11 @@ async def raw_channel(url: str, token: str, headers: dict[str, str]):
 DEAF_SCRIPTS = 8
 # While eight scripts start flooding, the class's thread is held once, for some 150 to 300 ms on a
 # 2-core machine: every click sent in the flood's first 0.15 s waits for it, those after do not
-# (round three's twelfth session timed each click; smaller writes or a cut after 20 drops instead of
-# 50 did not shorten it, and what in those frames costs so much is not found yet). At the 95th
-# percentile of some 70 clicks that one wait is 60 to 200 ms. Before the cut, such scripts held
-# every reader for seconds (a median of 1.4 s): this limit still fails that.
+# (round three's thirteenth session timed each click). The wait grows with the scripts, 20 to 35 ms
+# each (one: 25 to 54 ms, four: 60 to 95 ms); a single 45 KB write per script, or a cut after 20
+# drops instead of 50, did not shorten it, and what in those frames costs so much is not found yet.
+# At the 95th percentile of some 70 clicks that one wait is 50 to 200 ms. Before the cut, such
+# scripts held every reader for seconds (a median of 1.4 s): this limit still fails that.
 DEAF_SCRIPTS_P95_LIMIT_MS = 300.0
 
 
