@@ -126,13 +126,10 @@ case "${1:-}" in
     shift
     ensure_installed test
     # The slow tests' own tools (JupyterLab, MkDocs, ranx: pyproject's "slow" extra) are installed
-    # only for a run that asks for slow tests (.ci/run's -m slow), not for one that leaves them
-    # out (its reverse-order step's -m "browser and not slow").
+    # only for a run that asks for slow tests (-m slow, or .ci/run's "... or (slow and not timed)"),
+    # not for one that only leaves them out (-m "browser and not slow").
     for arg in "$@"; do
-      case $arg in
-        *"not slow"*) ;;
-        *slow*) ensure_installed slow ;;
-      esac
+      if [[ ${arg//not slow/} == *slow* ]]; then ensure_installed slow; fi
     done
     lint
     # The whole run includes the Node tests; a run given pytest arguments (one file, -k, -m slow)

@@ -42,7 +42,8 @@ from support.coroutines import run
 from support.reader import Session
 from support.server import ROOT, Server, free_port, wait_until
 
-pytestmark = pytest.mark.slow
+# Timed: a reader clicks beside each attack (test_abuse.py), so CI runs these alone.
+pytestmark = [pytest.mark.slow, pytest.mark.timed]
 
 
 @pytest.fixture
