@@ -126,7 +126,7 @@ case "${1:-}" in
     shift
     ensure_installed test
     # The slow tests' own tools (JupyterLab, MkDocs, ranx: pyproject's "slow" extra) are installed
-    # only for a run that asks for slow tests (-m slow, or .ci/run's "... or (slow and not timed)"),
+    # only for a run that asks for slow tests (-m slow, or .ci/run's "... or (slow and not alone)"),
     # not for one that only leaves them out (-m "browser and not slow").
     for arg in "$@"; do
       if [[ ${arg//not slow/} == *slow* ]]; then ensure_installed slow; fi

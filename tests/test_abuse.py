@@ -68,8 +68,8 @@ from support.class_client import Closed as ChannelClosed
 from support.reader import ATTACK_LIMIT_S, PAGE_FIELDS, Closed, Refused, Session, as_dict, state_change
 from support.server import Server
 
-# Timed: a reader clicks beside each attack, so CI runs the slow ones alone (its last step).
-pytestmark = pytest.mark.timed
+# A reader clicks beside each attack and is timed: CI runs the slow ones alone (its last step).
+pytestmark = pytest.mark.alone
 
 # What a reader may wait for a click's round trip, at the 95th percentile, while someone attacks.
 P95_LIMIT_MS = 100.0

@@ -42,8 +42,8 @@ from support.coroutines import run
 from support.reader import Session
 from support.server import ROOT, Server, free_port, wait_until
 
-# Timed: a reader clicks beside each attack (test_abuse.py), so CI runs these alone.
-pytestmark = [pytest.mark.slow, pytest.mark.timed]
+# A reader clicks beside each attack and is timed (test_abuse.py): CI runs these alone.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 @pytest.fixture

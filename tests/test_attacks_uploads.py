@@ -26,8 +26,8 @@ from explainer.workbench.upload_budget import PER_CLIENT
 from support.reader import ATTACK_LIMIT_S, Refused, Session
 from support.server import Server
 
-# Timed: a reader clicks beside each attack (test_abuse.py), so CI runs these alone.
-pytestmark = [pytest.mark.slow, pytest.mark.timed]
+# A reader clicks beside each attack and is timed (test_abuse.py): CI runs these alone.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 # The longest a click may wait once during an attack.
 MAX_LIMIT_MS = 1000.0

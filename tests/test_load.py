@@ -32,8 +32,8 @@ from support.reader import Session
 from support.server import Server, answers, free_port, wait_until
 from support.sessions import quiet_debug_logs, tornado_app
 
-# Timed: the load test measures a reader's clicks and the server's memory, so CI runs it alone.
-pytestmark = [pytest.mark.browser, pytest.mark.timed]
+# The load tests time a reader's clicks and the server's memory: CI runs them alone.
+pytestmark = [pytest.mark.browser, pytest.mark.alone]
 
 LOAD_JS = script("load.js")
 PHONE_STORAGE_JS = f"({script('phone_storage.js')})();"

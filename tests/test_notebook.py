@@ -99,6 +99,10 @@ def jupyterlab(tmp_path):
     process.wait(timeout=30)
 
 
+# Alone: in CI's two-worker step, beside the other slow tests, the last cell's first print did not
+# come within 30 s, twice in two runs. It passes alone, beside half of those tests, and beside
+# three processes that keep the cores busy: the cause is not found yet.
+@pytest.mark.alone
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light"])
 def test_the_readmes_notebook_works_in_jupyterlab_with_no_internet(browser, jupyterlab, scheme):
