@@ -229,7 +229,8 @@ def test_moving_a_result_up_in_the_second_figure_moves_it_in_its_list(shown):
     detail = wb.query_of(shown.workbench.evaluated, qid)
     second = detail["docs"][detail["runs"][0]["docs"][1]]
     shown.page.locator('.wb-figure .fig-conventions .rl-row[data-rank="2"] button.rl-activate').click()
-    shown.wait_python(lambda s: s.orders.get(qid, [None])[0][:2] == [1, 0], "the move to reach Python")
+    # Until the move reaches Python, the query has no orders, or none for run 0: keep waiting then.
+    shown.wait_python(lambda s: ((s.orders.get(qid) or [None])[0] or [])[:2] == [1, 0], "the move to reach Python")
     expect(shown.page.locator(".wb-list.wb-run-0 .wb-result").first).to_have_attribute("data-docid", second)
     # Figure 1 follows: the moved document is at rank 1 there too.
     expect(shown.page.locator('.wb-figure .fig-binary .rl-row[data-rank="1"]')).to_contain_text(second)
