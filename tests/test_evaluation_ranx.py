@@ -27,8 +27,6 @@ from explainer.evaluation.measures import Measure, evaluate
 # imported by the first test that runs, not at collection, which every run (slow or not) pays.
 pytestmark = pytest.mark.slow
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
-
 
 @pytest.fixture(scope="module")
 def ranx():
@@ -127,6 +125,7 @@ def four(ranx):
 
 
 def test_each_candidates_t_test_is_ranxs_and_holm_adjusts_ranxs_p_values(ranx, four):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
     rq, ranx_runs, evaluations = four
     report = ranx.compare(rq, runs=ranx_runs, metrics=list(METRICS), stat_test="student").to_dict()
     raw = many_runs(evaluations, test="t-test", correction="none", n_bootstrap=200)

@@ -13,7 +13,7 @@ from explainer.figures import FIGURES
 
 CLASSES = [page.figure.__name__ for page in FIGURES]
 
-# A real kernel starts for each notebook (some 6 s): the slow step runs them (tests in a notebook,
+# A real kernel starts for each notebook (some 6 s): the slow run runs them (tests in a notebook,
 # like proxies and documentation sites, are the suite's slow kind; see the README's test layers).
 pytestmark = pytest.mark.slow
 
@@ -142,7 +142,7 @@ def test_the_readmes_notebook_works_in_jupyterlab_with_no_internet(browser, jupy
     # The click reaches Python through the notebook's comm, which sends it a moment later: the last
     # cell (print(figure.state.order)) is run again until it shows the new order, for at most 30 s.
     # Until that cell has printed once, the last output is the figure's: its first print is waited
-    # for as long (CI runs this beside other tests, where the kernel took over 5 s to answer).
+    # for as long (in CI's two-worker step, before this test ran alone, it did not come in 5 s).
     printed = page.locator(".jp-OutputArea-output").last
     deadline = time.monotonic() + 30
     while True:

@@ -250,6 +250,7 @@ def many_queries(n: int = 10_000, depth: int = 5):
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # it times the frames of a scroll: CI runs it with the machine to itself
 def test_ten_thousand_queries_open_and_scroll_with_only_the_rows_in_view_drawn(page, serve_object):
     workbench = Workbench(*many_queries(), compare_options={"n_permutations": 1000, "n_bootstrap": 1000})
     page.set_viewport_size({"width": 1280, "height": 800})

@@ -101,6 +101,9 @@ def test_every_heading_stays_over_its_numbers_scrolled_down_sideways_by_wheel_an
     page.set_viewport_size({"width": size[0], "height": size[1]})
     grid = page.locator(".wb-grid")
     grid.evaluate("g => { g.scrollTop = 0; g.scrollLeft = 0; g.scrollIntoView(); }")
+    # The table draws the rows of its new size and scroll position a frame or more later (in CI a
+    # check made at once found no row in view, the size before this one having left it scrolled).
+    page.wait_for_function(f"g => ({LAYOUT_JS})(g).rows >= 5", arg=grid.element_handle())
     n_columns = page.locator(".wb-grid-head .wb-cell").count()
     # The golden set's table is wider than the screen at each size: it must scroll sideways.
     assert grid.evaluate("g => g.scrollWidth > g.clientWidth + 100")
