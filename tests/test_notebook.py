@@ -87,6 +87,9 @@ def jupyterlab(tmp_path):
             f"--IdentityProvider.token={token}",
             f"--ServerApp.root_dir={tmp_path}",
             "--LabApp.expose_app_in_browser=True",
+            # Its workspace and settings in the test's folder, not the user's ~/.jupyter/lab.
+            f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+            f"--LabApp.user_settings_dir={tmp_path / 'settings'}",
             "--allow-root",  # CI runs as root
         ],
         stdout=subprocess.DEVNULL,
