@@ -13,7 +13,7 @@ from explainer.figures import FIGURES
 
 CLASSES = [page.figure.__name__ for page in FIGURES]
 
-# A real kernel starts for each notebook (some 6 s): the slow run runs them (tests in a notebook,
+# A real kernel starts for each notebook (some 6 s): they are slow tests (tests in a notebook,
 # like proxies and documentation sites, are the suite's slow kind; see the README's test layers).
 pytestmark = pytest.mark.slow
 

@@ -127,7 +127,7 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(("path", "query", "notice"), MALFORMED)
-# The exported pages read links with the same query.js: their half runs in the slow run.
+# The exported pages read links with the same query.js: their half is slow.
 @pytest.mark.parametrize("mode", ["served", pytest.param("exported", marks=pytest.mark.slow)])
 def test_a_malformed_link_opens_a_working_figure_with_a_notice_that_escapes_it(
     page, address, mode, path, query, notice
@@ -154,7 +154,7 @@ def padded(length: int) -> str:
 
 # Two guards: served, the server's (it redirects); from a file, the figure's own (page_url.js). Each is
 # tried at its boundary; the server's with the sizes Bokeh's websocket would fail on too, the
-# figure's with a 1.5 MB link in the slow run.
+# figure's with a 1.5 MB link among the slow tests.
 OVERSIZED = [
     ("served", MAX_QUERY_LENGTH + 1),
     ("served", 30_000),

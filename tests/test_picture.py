@@ -408,7 +408,7 @@ def test_the_picture_command_writes_figure_2s_chart_alone_as_plain_svg_and_as_pn
     ("items", "said"),
     [
         (["file:///tmp/binary.html", "slide.gif"], "slide.gif: the file name must end in .png or .svg"),
-        # Each case starts the command anew (some 3 s): the others run in the slow run.
+        # Each case starts the command anew (some 3 s): the others are slow tests.
         pytest.param(["file:///tmp/binary.html"], "Give a URL and a FILE for each picture", marks=pytest.mark.slow),
         pytest.param(["binary.html", "slide.png"], "binary.html: not a page's address", marks=pytest.mark.slow),
         pytest.param(

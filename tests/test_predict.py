@@ -32,7 +32,7 @@ def off(guess: float, value: float) -> str:
 
 
 MODES = ["served", "exported"]
-# The exported page runs the same modules: one test of it in the default run, the rest in the slow run.
+# The exported page runs the same modules: one test of it in the default run, the rest among the slow tests.
 MODES_QUICK = ["served", pytest.param("exported", marks=pytest.mark.slow)]
 LIVE = ".fig-frame [aria-live=polite]"
 ASKING = re.compile(r"^Numbers hidden\. Guess ")
@@ -311,7 +311,7 @@ def test_presenter_mode_shows_the_guess_and_the_reveal_large(browser, address):
     ("scheme", "query"),
     [("light", "predict=1"), pytest.param("dark", "predict=1&present=1", marks=pytest.mark.slow)],
 )
-# Figure 1's predict mode in the default run; the other figures' repeat it with their own cards, in the slow run.
+# Figure 1's predict mode in the default run; the other figures' repeat it with their own cards, among the slow tests.
 @pytest.mark.parametrize(
     "name",
     ["binary", pytest.param("queries", marks=pytest.mark.slow), pytest.param("which-measure", marks=pytest.mark.slow)],

@@ -42,7 +42,7 @@ CLASS_ARGS = (*README_ARGS, "--class")
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LOST = "Lost the class's connection: trying again…"
 
-# A real nginx for each module run, in front of servers of its own: the slow run runs them.
+# A real nginx for each module run, in front of servers of its own: slow tests.
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.browser,

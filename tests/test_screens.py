@@ -227,7 +227,7 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(
 # -- screen readers and keyboards: axe-core on every page ---------------------------------------------
 
 # The light view of every page in the default run (the workbench's dark view too); the other
-# three in the slow run.
+# three among the slow tests.
 AXE_VIEWS = [
     *(pytest.param(read(route), id=str(read(route))) for route in ROUTES),
     *(

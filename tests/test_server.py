@@ -384,7 +384,7 @@ def forked(tmp_path):
     ("stop", "exit_code"),
     [
         # Ctrl+C, as a teacher stops it, in the default run; the other signals (three more servers
-        # of three processes each, some 6 s apiece) in the slow run.
+        # of three processes each, some 6 s apiece) among the slow tests.
         pytest.param(lambda server: os.killpg(server.process.pid, signal.SIGINT), 0, id="ctrl-c"),
         pytest.param(
             lambda server: server.process.send_signal(signal.SIGTERM), 0, id="sigterm-to-parent", marks=pytest.mark.slow

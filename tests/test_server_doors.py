@@ -1,7 +1,7 @@
 """The server's doors, each rule called directly (no server, no socket): per-client limiters, session
 tokens, the Host check, the access code's guesses, and who gets /evaluate's uploads.
 
-tests/test_attacks_sessions.py attacks a served explainer with the same rules end to end (the slow run).
+tests/test_attacks_sessions.py attacks a served explainer with the same rules end to end (slow tests).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The server's rules, each called directly: no server, no socket, no browser.
 
-tests/test_abuse.py attacks a served explainer end to end (the slow run); here each rule those
+tests/test_abuse.py attacks a served explainer end to end (slow tests); here each rule those
 attacks meet is checked at the function or class that enforces it (the modules of explainer/server/):
 which events and messages a page may send, and what is done with the rest; the websocket's
 message sizes; a request's header fields, their count and their bytes; the session token's

@@ -65,7 +65,7 @@ def ask(process: subprocess.Popen, message) -> dict:
     return json.loads(line)
 
 
-# About 2.5 s of Python a figure (generating the queries, checking each state): in the slow run.
+# About 2.5 s of Python a figure (generating the queries, checking each state): a slow test.
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_generated_queries_always_give_a_valid_state_and_plain_notices(name):

@@ -144,7 +144,7 @@ def notebook():
     return book
 
 
-@pytest.mark.slow  # a real kernel: the slow run's kind, as test_notebook.py's
+@pytest.mark.slow  # a real kernel: the slow tests' kind, as test_notebook.py's
 def test_the_workbench_displays_in_a_notebook_as_a_live_panel_output(notebook):
     data = {key: value for output in notebook.cells[1].outputs for key, value in output.get("data", {}).items()}
     assert "application/vnd.holoviews_exec.v0+json" in data, data.keys()
