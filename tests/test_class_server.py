@@ -102,21 +102,25 @@ def test_the_teacher_key_is_asked_for_in_a_form_and_a_wrong_one_is_refused(serve
     assert teacher_cookie(url, classroom).startswith("explainer-teacher=")
 
 
-def test_the_join_address_opens_the_figure_the_class_is_on(served):
-    url, classroom = served
-    status, headers, _ = run(status_of(url + "/class"))
-    assert status == 303 and headers["Location"] == "./ndcg?k=3" and headers["Cache-Control"] == "no-store"
+def test_the_join_address_opens_the_figure_the_class_is_on():
+    # A server of its own: on the module's, other tests move the class.
+    thread, url, classroom = serve()
+    try:
+        status, headers, _ = run(status_of(url + "/class"))
+        assert status == 303 and headers["Location"] == "./ndcg?k=3" and headers["Cache-Control"] == "no-store"
 
-    async def show():
-        projector = ClassClient(url, "/binary", cookie=teacher_cookie(url, classroom))
-        await projector.join()
-        await projector.send({"type": "showing", "route": "/binary", "query": "relevant=1,2&k=2"})
-        await projector.send({"type": "ping", "n": 1})
-        await projector.receive("pong")  # the showing before it was taken
-        projector.close()
+        async def show():
+            projector = ClassClient(url, "/binary", cookie=teacher_cookie(url, classroom))
+            await projector.join()
+            await projector.send({"type": "showing", "route": "/binary", "query": "relevant=1,2&k=2"})
+            await projector.send({"type": "ping", "n": 1})
+            await projector.receive("pong")  # the showing before it was taken
+            projector.close()
 
-    run(show())
-    assert run(status_of(url + "/class"))[1]["Location"] == "./binary?relevant=1,2&k=2"
+        run(show())
+        assert run(status_of(url + "/class"))[1]["Location"] == "./binary?relevant=1,2&k=2"
+    finally:
+        thread.stop()
 
 
 def test_the_results_are_the_teachers_alone(served):
