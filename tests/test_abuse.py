@@ -68,8 +68,8 @@ from support.class_client import Closed as ChannelClosed
 from support.reader import ATTACK_LIMIT_S, PAGE_FIELDS, Closed, Refused, Session, as_dict, state_change
 from support.server import Server
 
-# A reader clicks beside each attack and is timed: CI runs the slow ones alone (its last step).
-pytestmark = pytest.mark.alone
+# A reader clicks beside each attack and is timed: CI runs these tests alone (marked `alone`, its
+# last step). The browser test below times nothing and runs beside others.
 
 # What a reader may wait for a click's round trip, at the 95th percentile, while someone attacks.
 P95_LIMIT_MS = 100.0
@@ -441,6 +441,7 @@ def message_bytes(content: Any) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 @pytest.mark.parametrize("count", [400, 25_000])
 def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count):
     """400 small roots (43 KB) froze every reader for 13 s: Bokeh's add_root recomputes all models each time.
@@ -461,6 +462,7 @@ def test_a_message_adding_roots_is_dropped_and_holds_no_one(loop, served, count)
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_huge_state_is_refused_unread_and_holds_no_one(loop, served):
     """A well-formed 6 MB state (a `relevant` list of a million values) froze every reader for 14 s;
     the workbench's, with a 6 MB query, is over its websocket's limit and closes it unread."""
@@ -489,6 +491,7 @@ def k_changes(model: str, state: dict[str, Any], count: int) -> list[dict[str, A
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_thousands_of_events_in_one_message_hold_no_one(loop, served):
     """20,000 valid state changes in one 4.5 MB message stopped every reader for 5 to 6 s; 40,000 of the
     workbench's (over 2 MiB) close its connection unread."""
@@ -532,6 +535,7 @@ def many_changes(server: Server, count: int, seen: dict[str, Any], times: int = 
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_many_changes_of_a_state_in_one_message_leave_the_last(loop, served):
     """A page sends one state per click; a message with many of them is worth its last one."""
     seen: dict[str, Any] = {}
@@ -541,6 +545,7 @@ def test_many_changes_of_a_state_in_one_message_leave_the_last(loop, served):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_message_as_long_as_an_upload_piece_that_is_not_one_is_refused_unread_and_holds_no_one(loop, served):
     """10,000 changes of the workbench's state in one 1.4 MB message, within the 2 MiB an upload's
     piece may take, sent ten times over: read whole, one cost the server's thread some 250 ms (its
@@ -602,6 +607,7 @@ def other_events(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_events_other_than_a_pages_state_are_dropped_and_logged_briefly(loop, served):
     seen: dict[str, Any] = {"answers": {}}
 
@@ -661,6 +667,7 @@ def view_model(doc: dict[str, Any], uploads: bool | None = None) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_upload_pieces_are_taken_only_from_the_workbenchs_view_and_only_as_long_as_a_piece(loop, served):
     """The workbench's page sends files a MiB a message, from its view; a piece sent to another of
     its models, a message of another kind, or one with a model inside is refused."""
@@ -693,6 +700,7 @@ def test_upload_pieces_are_taken_only_from_the_workbenchs_view_and_only_as_long_
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_pushed_document_a_second_pull_and_a_server_info_request_are_refused(loop, served):
     seen: dict[str, Any] = {}
 
@@ -715,6 +723,7 @@ def test_a_pushed_document_a_second_pull_and_a_server_info_request_are_refused(l
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_refused_state_gets_a_short_error_code_and_a_short_log_line(loop, served):
     """Bokeh's reply carried a 2.4 KB traceback with the server's install paths, and its log the whole
     message. A k that is not a number reaches the workbench, which keeps its own state and shows it again."""
@@ -765,6 +774,7 @@ GARBAGE = {
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_garbage_frames_close_the_connection_with_a_short_log_line(loop, served):
     """Bokeh logged some of these whole (the 20,000-deep list, a message of junk events) with a traceback."""
     seen: dict[str, Any] = {}
@@ -789,6 +799,7 @@ def test_garbage_frames_close_the_connection_with_a_short_log_line(loop, served)
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_flood_of_valid_clicks_holds_no_one(loop, served):
     async def attack():
         attacker = await Session(served.url, EVALUATE_ROUTE).open()
@@ -807,6 +818,7 @@ def test_a_flood_of_valid_clicks_holds_no_one(loop, served):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_flood_of_document_requests_holds_no_one(loop, served):
     """Each PULL-DOC-REQ had the server write the whole document (the workbench's is the largest)."""
 
@@ -888,6 +900,7 @@ async def channel_end(client: ClassClient, timeout: float = 30.0) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_flood_of_channel_messages_from_one_page_is_dropped_then_closed_and_holds_no_one(loop, class_served):
     """A page that sends as fast as it can is held to its pace (``channel.MESSAGES_PER_S``, a burst of
     ``MESSAGES_BURST``): what is past it is dropped unread, said ``too-fast`` at most once a second, and
@@ -976,6 +989,7 @@ DEAF_SCRIPTS_P95_LIMIT_MS = 300.0
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_scripts_that_flood_the_channel_and_ignore_its_close_are_dropped_and_hold_no_one(loop, class_served):
     """Scripts (no browser) from one client, each of which says hello and then writes pings as fast as
     the network takes them, never reading what the server says, its close included, until the server
@@ -1020,6 +1034,7 @@ def test_scripts_that_flood_the_channel_and_ignore_its_close_are_dropped_and_hol
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_six_hundred_silent_channels_are_closed_and_hold_no_one(loop, class_served):
     """600 channels from 600 clients, opened within three seconds, that never say hello (as a script
     holding connections would): each is closed ``no-hello`` after ``channel.HELLO_WITHIN_S``, logged
@@ -1067,6 +1082,7 @@ def made_up_tokens(count: int) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_hellos_with_made_up_tokens_are_closed_and_hold_no_one(loop, class_served):
     """300 channels within three seconds, each saying hello with a token no page was given: each is
     closed (``bad-token`` or ``token-too-long``) before anything else is read, in a line or two of log."""
@@ -1121,6 +1137,7 @@ def request_with_headers(fields: list[bytes]) -> bytes:
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_request_with_forty_thousand_headers_holds_no_one(loop, served):
     """40,000 small headers (458 KB) froze the server for 35 s: Panel and Bokeh match each header against a list."""
     seen: dict[str, Any] = {}
@@ -1137,6 +1154,7 @@ def test_a_request_with_forty_thousand_headers_holds_no_one(loop, served):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_a_request_with_too_many_small_headers_is_refused(loop, served):
     seen: dict[str, Any] = {}
     head = request_with_headers([b"X-%d: 1\r\n" % i for i in range(1500)])  # 15 KB
@@ -1152,6 +1170,7 @@ def test_a_request_with_too_many_small_headers_is_refused(loop, served):
 
 
 @pytest.mark.slow
+@pytest.mark.alone
 def test_slow_connections_are_dropped_and_their_memory_returns(loop, fresh_server):
     """100 connections that never finished their headers held 180 MB and stayed open.
 

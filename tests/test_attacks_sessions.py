@@ -42,8 +42,9 @@ from support.coroutines import run
 from support.reader import Session
 from support.server import ROOT, Server, free_port, wait_until
 
-# A reader clicks beside each attack and is timed (test_abuse.py): CI runs these alone.
-pytestmark = [pytest.mark.slow, pytest.mark.alone]
+# A reader clicks beside each attack and is timed (test_abuse.py): CI runs those tests alone (marked
+# `alone`). The access code's guesses and DNS rebinding time nothing and run beside others.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
@@ -90,6 +91,7 @@ async def page_token(url: str, path: str = "/evaluate", **headers: str) -> str:
     return re.search(r'"token":\s*"([^"]+)"', page.body.decode()).group(1)
 
 
+@pytest.mark.alone
 def test_a_token_made_by_hand_opens_no_session(loop, served):
     """Before: an unsigned token for any session id and expiry opened a session, no page needed (the
     workbench's websocket, the one that opens a Bokeh session)."""
@@ -109,6 +111,7 @@ def test_a_token_made_by_hand_opens_no_session(loop, served):
     outcome.check("forged tokens")
 
 
+@pytest.mark.alone
 def test_a_pages_token_on_a_second_websocket_cannot_drive_the_first_pages_screen(loop, served):
     """Before: a page's token replayed on a second websocket drove the first page's session."""
     seen: dict[str, Any] = {}
@@ -127,6 +130,7 @@ def test_a_pages_token_on_a_second_websocket_cannot_drive_the_first_pages_screen
     outcome.check("a replayed token")
 
 
+@pytest.mark.alone
 def test_a_token_bomb_is_refused_unread_and_holds_no_one(loop, served):
     """Before: a 29 KB token whose compressed payload unpacks to 16 MB cost 250 ms of the shared thread each."""
     seen: dict[str, Any] = {}
@@ -149,6 +153,7 @@ def test_a_token_bomb_is_refused_unread_and_holds_no_one(loop, served):
     outcome.check("token bombs")
 
 
+@pytest.mark.alone
 def test_a_flood_of_malformed_tokens_logs_a_line_a_minute_and_no_traceback(loop, served):
     """Before: each malformed token logged a line (and, from Bokeh, a traceback); 300 of them, 300 lines."""
     seen: dict[str, Any] = {}
@@ -177,6 +182,7 @@ def fresh_served():
     running.stop()
 
 
+@pytest.mark.alone
 def test_one_client_flooding_new_workbench_pages_meets_its_limit_and_others_still_get_in(loop, fresh_served):
     """Before: 60 sessions made in 4.6 s (forged tokens) pushed every reader's clicks to p95 4 s.
 
@@ -297,6 +303,7 @@ def test_dns_rebinding_reads_nothing_of_evaluate_serve(golden_files):
         process.wait(30)
 
 
+@pytest.mark.alone
 def test_served_to_the_network_without_an_access_code_evaluate_takes_no_upload(loop):
     """Before: `./serve.sh --address 0.0.0.0` took anyone's files at /evaluate, with no access code."""
     server = Server("--address", "0.0.0.0")
@@ -342,6 +349,7 @@ async def hello_with(url: str, token: str, n: int) -> str:
     return welcome["type"]
 
 
+@pytest.mark.alone
 def test_a_channel_token_made_by_hand_opens_no_channel(loop, class_served):
     """A channel token is signed with a secret the server made at start-up: one made by hand opens
     nothing, whether its signature is of one's own making, a page's token with its expiry pushed
@@ -370,6 +378,7 @@ def test_a_channel_token_made_by_hand_opens_no_channel(loop, class_served):
     outcome.check("channel tokens made by hand")
 
 
+@pytest.mark.alone
 def test_a_pages_channel_token_replayed_while_the_page_is_open_opens_nothing(loop, class_served):
     """A token copied out of a page opens no second channel beside the page's (it could speak for
     that phone in the class); the page's own channel goes on."""
@@ -407,6 +416,7 @@ async def channel_handshake(url: str, **headers: str) -> str:
     return "101"
 
 
+@pytest.mark.alone
 def test_a_channel_asked_for_by_another_host_or_from_another_sites_page_is_refused(loop, class_served):
     """A page on a site whose name resolves to this server (DNS rebinding) asks with that site's Host:
     the HTTP server answers 421 before the channel sees it. From another site's page (its Origin),
@@ -428,6 +438,7 @@ def test_a_channel_asked_for_by_another_host_or_from_another_sites_page_is_refus
     outcome.check("channels from another host or site")
 
 
+@pytest.mark.alone
 def test_with_an_access_code_a_channel_without_its_cookie_is_refused(loop, tmp_path):
     """A class served with an access code: a channel asked for without the code's cookie (with a
     token taken from a page that had it) is refused with a 403 before it opens; with it, it opens."""
@@ -460,6 +471,7 @@ def test_with_an_access_code_a_channel_without_its_cookie_is_refused(loop, tmp_p
         server.stop()
 
 
+@pytest.mark.alone
 def test_one_client_flooding_new_channels_meets_its_limit_and_others_still_get_in(loop, class_served):
     """One address opens more channels than a client may hold (``Limits.max_websockets_per_client``,
     which a class of 300 phones behind one address fits with three pages each): those past it are
