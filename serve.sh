@@ -19,7 +19,60 @@ VENV=.venv
 # served explainer, each worker) compiled Panel, Bokeh and scipy from source again, 4 to 8 s each.
 unset PYTHONDONTWRITEBYTECODE
 
-# Install the package (editable) with the named extra, again only when pyproject.toml changed.
+# Install the package (editable) with the named extra into .venv: pip's way. Neither installer
+# compiles bytecode up front (pip's --no-compile, uv's default): Python writes it for what is
+# imported, when it is first imported, and compiling every file of every package (JupyterLab's
+# server, Panel's and Bokeh's trees) was a good part of the install, for files no run imports.
+install_with_pip() {
+  "$VENV/bin/python" -m pip install --quiet --no-compile -e ".${1:+[$1]}" >&2
+}
+
+# The same with uv, which installs the same versions in 2 to 3 s where pip takes 20 to 30 (the
+# test tools into a fresh .venv, caches warm). pip installs uv into .venv first. uv does not read
+# pip's configuration (pip.conf, PIP_* variables), so it is told in its own options what pip
+# would use: indexes (each looked at for the best version, as pip does), find-links, constraints
+# and certificates. It fails, and pip installs everything, where uv cannot be had, where it cannot
+# install, or where pip's configuration holds a setting not said to uv here.
+install_with_uv() {
+  local options=(--index-strategy unsafe-best-match) line key value item rank
+  local -A setting=() ranked=()
+  # `pip config list` prints each setting as section.key='value'; a PIP_* variable's section is
+  # ":env:", which wins over the files' "install", which wins over their "global" (other sections
+  # are other pip commands').
+  while IFS= read -r line; do
+    key=${line%%=*} value=${line#*=} value=${value#\'} value=${value%\'}
+    case ${key%%.*} in :env:) rank=3 ;; install) rank=2 ;; global) rank=1 ;; *) continue ;; esac
+    key=${key#*.}
+    if [ "${ranked[$key]:-0}" -le "$rank" ]; then setting[$key]=$value ranked[$key]=$rank; fi
+  done < <("$VENV/bin/python" -m pip config list 2>/dev/null)
+  for key in "${!setting[@]}"; do
+    value=${setting[$key]}
+    case $key in
+      index-url) options+=(--index-url "$value") ;;
+      extra-index-url) for item in $value; do options+=(--extra-index-url "$item"); done ;;
+      find-links) for item in $value; do options+=(--find-links "$item"); done ;;
+      constraint) for item in $value; do options+=(--constraint "$item"); done ;;
+      cert) export SSL_CERT_FILE=$value ;;
+      timeout | default-timeout | disable-pip-version-check | no-cache-dir | progress-bar | quiet | verbose | \
+        no-input | root-user-action | no-warn-script-location | break-system-packages) ;;
+      *)
+        echo "pip's configuration sets $key, which uv is not told here: pip installs the packages." >&2
+        return 1
+        ;;
+    esac
+  done
+  if [ ! -x "$VENV/bin/uv" ] && ! "$VENV/bin/python" -m pip install --quiet uv >/dev/null 2>&1; then
+    echo "uv could not be installed: pip installs the packages." >&2
+    return 1
+  fi
+  if ! "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" "${options[@]}" -e ".${1:+[$1]}" >&2; then
+    echo "uv could not install the packages: pip installs them." >&2
+    return 1
+  fi
+}
+
+# Install the package (editable) with the named extra, again only when pyproject.toml changed;
+# EXPLAINER_INSTALLER=pip installs with pip alone (it takes effect then).
 ensure_installed() {
   local extra=$1 stamp="$VENV/.installed-$1"
   if [ ! -x "$VENV/bin/python" ]; then
@@ -34,22 +87,14 @@ ensure_installed() {
     if ! "$VENV/bin/python" -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))'; then
       "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2 || true
     fi
-    # uv installs what pip would, from PyPI, in 3 s where pip took 21 s (the test tools into a
-    # fresh clone's .venv, both caches warm; 8 s with uv's cache cold). pip installs uv into .venv
-    # first. Where uv cannot be had or cannot install (a machine that reaches packages only through
-    # a mirror in pip's configuration, which uv does not read), pip installs everything, as it did
-    # before; EXPLAINER_INSTALLER=pip asks for pip. Neither compiles bytecode up front (pip's
-    # --no-compile, uv's default): Python writes it for what is imported, when it is first
-    # imported, and compiling every file of every package (JupyterLab's server, Panel's and Bokeh's
-    # trees) was a good part of the install, for files no run imports.
-    if [ "${EXPLAINER_INSTALLER:-uv}" = uv ] && [ ! -x "$VENV/bin/uv" ]; then
-      "$VENV/bin/python" -m pip install --quiet uv >/dev/null 2>&1 || true
-    fi
-    if [ "${EXPLAINER_INSTALLER:-uv}" != uv ] || [ ! -x "$VENV/bin/uv" ] ||
-      ! "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" -e ".${extra:+[$extra]}" >&2; then
-      [ "${EXPLAINER_INSTALLER:-uv}" = uv ] && echo "uv could not install the packages: pip installs them." >&2
-      "$VENV/bin/python" -m pip install --quiet --no-compile -e ".${extra:+[$extra]}" >&2
-    fi
+    case ${EXPLAINER_INSTALLER:-uv} in
+      uv) install_with_uv "$extra" || install_with_pip "$extra" ;;
+      pip) install_with_pip "$extra" ;;
+      *)
+        echo "EXPLAINER_INSTALLER is uv (the default) or pip, not '${EXPLAINER_INSTALLER//[^[:print:]]/?}'." >&2
+        exit 2
+        ;;
+    esac
     echo "$want" >"$stamp"
   fi
 }
@@ -138,8 +183,8 @@ case "${1:-}" in
     shift
     ensure_installed test
     # The slow tests' own tools (JupyterLab, MkDocs, ranx: pyproject's "slow" extra) are installed
-    # only for a run that asks for slow tests (-m slow, or .ci/run's "... or (slow and not alone)"),
-    # not for one that only leaves them out (-m "browser and not slow").
+    # only for a run that asks for slow tests (-m slow, or .ci/run's -m "slow and not alone"), not
+    # for one that only leaves them out (-m "browser and not slow").
     for arg in "$@"; do
       if [[ ${arg//not slow/} == *slow* ]]; then ensure_installed slow; fi
     done
