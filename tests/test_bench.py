@@ -23,7 +23,7 @@ def _numbers(stats: dict) -> bool:
     return all(isinstance(stats[key], Number) for key in ("n", "median", "p95")) and stats["n"] > 0
 
 
-@pytest.mark.slow  # a smoke run of the whole benchmark: 40 s
+@pytest.mark.slow  # a smoke run of the whole benchmark: about a minute
 @pytest.mark.browser
 def test_quick_benchmark_writes_every_section_with_numbers(tmp_path):
     out = tmp_path / "bench.json"
