@@ -34,7 +34,7 @@ install_with_pip() {
 # and certificates. It fails, and pip installs everything, where uv cannot be had, where it cannot
 # install, or where pip's configuration holds a setting not said to uv here.
 install_with_uv() {
-  local options=(--index-strategy unsafe-best-match) line key value item rank
+  local options=(--index-strategy unsafe-best-match) certificates= line key value item rank
   local -A setting=() ranked=()
   # `pip config list` prints each setting as section.key='value'; a PIP_* variable's section is
   # ":env:", which wins over the files' "install", which wins over their "global" (other sections
@@ -52,7 +52,7 @@ install_with_uv() {
       extra-index-url) for item in $value; do options+=(--extra-index-url "$item"); done ;;
       find-links) for item in $value; do options+=(--find-links "$item"); done ;;
       constraint) for item in $value; do options+=(--constraint "$item"); done ;;
-      cert) export SSL_CERT_FILE=$value ;;
+      cert) certificates=$value ;;
       timeout | default-timeout | disable-pip-version-check | no-cache-dir | progress-bar | quiet | verbose | \
         no-input | root-user-action | no-warn-script-location | break-system-packages) ;;
       *)
@@ -65,7 +65,9 @@ install_with_uv() {
     echo "uv could not be installed: pip installs the packages." >&2
     return 1
   fi
-  if ! "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" "${options[@]}" -e ".${1:+[$1]}" >&2; then
+  # The certificates go to uv alone (SSL_CERT_FILE), not to the tests this script runs after it.
+  if ! env ${certificates:+SSL_CERT_FILE="$certificates"} \
+    "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" "${options[@]}" -e ".${1:+[$1]}" >&2; then
     echo "uv could not install the packages: pip installs them." >&2
     return 1
   fi

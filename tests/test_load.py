@@ -32,7 +32,7 @@ from support.reader import Session
 from support.server import Server, answers, free_port, wait_until
 from support.sessions import quiet_debug_logs, tornado_app
 
-# The load tests time a reader's clicks and the server's memory: CI runs them alone.
+# The load tests time a reader's clicks and measure the server's memory: CI runs them alone.
 pytestmark = [pytest.mark.browser, pytest.mark.alone]
 
 LOAD_JS = script("load.js")
