@@ -32,18 +32,19 @@ def headers_of(url: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("route", sorted(ROUTES))
-def test_each_page_runs_under_its_policy_with_no_violation(context, server, route):
-    context.add_init_script(LISTEN)
-    page = context.new_page()
+def test_each_page_runs_under_its_policy_with_no_violation(page, server, route):
+    page.add_init_script(LISTEN)
     seen = watch_page(page)
     websockets = []
     page.on("websocket", lambda ws: websockets.append(ws))
     page.goto(server.url + route)
     if route == "/evaluate":
         expect(page.locator(".wb-title")).to_have_text("Evaluate runs, query by query", timeout=60_000)
+        page.wait_for_timeout(500)  # the websocket's first messages, and any module Panel loads late
     else:
+        # A light page's inline scripts have all run by the load event, which goto waits for: it
+        # loads nothing later, and only a class's script (not on this server) opens a websocket.
         expect(page.locator(".fig button").first).to_be_visible(timeout=30_000)
-    page.wait_for_timeout(500)  # the websocket's first messages, and any late module
     # The workbench is a Panel page, on its websocket; a light page needs none without a class.
     assert len(websockets) == (1 if route == "/evaluate" else 0) and not any(ws.is_closed() for ws in websockets)
     assert page.evaluate("window.violations") == [] and seen["errors"] == []
