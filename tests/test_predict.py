@@ -31,9 +31,10 @@ def off(guess: float, value: float) -> str:
     return f(abs(float(f(guess)) - float(f(value))))
 
 
-MODES = ["served", "exported"]
-# The exported page runs the same modules: one test of it in the default run, the rest among the slow tests.
-MODES_QUICK = ["served", pytest.param("exported", marks=pytest.mark.slow)]
+# The exported page runs the same modules as the served one: a test given both runs the served
+# page in the default run and the exported one among the slow tests (tests given no mode open the
+# exported page).
+MODES = ["served", pytest.param("exported", marks=pytest.mark.slow)]
 LIVE = ".fig-frame [aria-live=polite]"
 ASKING = re.compile(r"^Numbers hidden\. Guess ")
 
@@ -91,7 +92,7 @@ def test_a_wrong_and_a_right_guess_on_figure_one_and_nothing_told_before_reveal(
     assert seen["errors"] == []
 
 
-@pytest.mark.parametrize("mode", MODES_QUICK)
+@pytest.mark.parametrize("mode", MODES)
 def test_a_change_after_reveal_hides_the_numbers_again_and_asks_for_new_guesses(page, address, mode):
     page.goto(address(mode, "/binary?predict=1"))
     guess(page, "precision").fill("0.6")
@@ -137,7 +138,7 @@ def test_guesses_that_are_not_numbers_from_0_to_1_get_a_plain_message_and_reveal
     expect(status).to_have_text("")
 
 
-@pytest.mark.parametrize("mode", MODES_QUICK)
+@pytest.mark.parametrize("mode", MODES)
 def test_the_keyboard_alone_switches_predict_mode_guesses_and_reveals(page, address, mode):
     page.goto(address(mode, "/binary?k=4"))
     expect(page.locator(".fig-caption")).to_be_visible(timeout=30_000)
@@ -177,7 +178,7 @@ def tab_until(page, predicate, key: str = "Tab", limit: int = 80) -> None:
     raise AssertionError(f"{key} never reached the element; at {page.evaluate(ACTIVE_JS)}")
 
 
-@pytest.mark.parametrize("mode", MODES_QUICK)
+@pytest.mark.parametrize("mode", MODES)
 def test_predict_1_round_trips_through_the_link_with_the_state(page, address, mode):
     page.goto(address(mode, "/binary?predict=1&k=3"))
     expect(page.get_by_role("button", name="Predict first")).to_have_attribute("aria-pressed", "true")
@@ -221,7 +222,7 @@ def test_the_tags_predict_attribute_hides_the_numbers_until_reveal(tmp_path, exp
     assert seen["errors"] == []
 
 
-@pytest.mark.parametrize("mode", MODES_QUICK)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", list(BY_NAME))
 def test_every_figure_hides_what_it_predicts_and_reveals_each_guess(page, address, name, mode):
     """Each figure page in predict mode: guesses of 0 for every hidden value; nothing that Reveal
