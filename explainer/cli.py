@@ -62,21 +62,31 @@ def class_config(args: argparse.Namespace):
             "--class: a class is held by one server process, so leave out --num-procs "
             "(one process holds a class of 300 and more: README 'Serving for a class')"
         )
+    # The plan is opened before the pages are imported (Panel and Bokeh, a second or two), so that
+    # a mistyped path stops at once.
+    try:
+        file = None if args.plan is None else open(args.plan, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        _cannot_read_plan(args.plan, error)
     from explainer.classroom.plan import PlanError, read_plan, story_plan
     from explainer.pages import TITLES, story_figure_routes
     from explainer.server.class_config import ClassConfig
 
     titles = {route: title for route, title in TITLES.items() if route not in ("/", "/evaluate")}
-    if args.plan is None:
+    if file is None:
         return ClassConfig(plan=story_plan(story_figure_routes(), titles))
     try:
-        with open(args.plan, encoding="utf-8") as file:
+        with file:
             return ClassConfig(plan=read_plan(file, titles, source=args.plan))
     except PlanError as error:
         _usage_error(str(error))
     except (OSError, UnicodeError) as error:
-        _usage_error(f"--plan {args.plan}: cannot be read ({getattr(error, 'strerror', None) or error})")
+        _cannot_read_plan(args.plan, error)
     return None
+
+
+def _cannot_read_plan(path: str, error: Exception) -> None:
+    _usage_error(f"--plan {path}: cannot be read ({getattr(error, 'strerror', None) or error})")
 
 
 def _usage_error(text: str) -> None:
