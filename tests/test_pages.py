@@ -14,7 +14,7 @@ from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.pages import TITLES
 
 from support.coroutines import run
-from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page
+from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page, watch_policy
 
 pytestmark = pytest.mark.browser
 
@@ -48,12 +48,15 @@ def test_every_figure_page_has_a_probe():
 
 
 @pytest.mark.parametrize("path", ["/", *(f"/{page.name}" for page in FIGURES)])
-def test_every_page_loads_without_console_errors_and_its_figures_respond(page, server, path):
+def test_every_page_loads_without_console_errors_or_policy_violations_and_its_figures_respond(page, server, path):
+    """Each light page under its Content-Security-Policy (tests/test_security_headers.py has the
+    workbench's, and the headers): its scripts run, and clicks change its figures."""
     errors = watch_errors(page)
+    violations = watch_policy(page)
     page.goto(server.url + path)
     for name in PROBES if path == "/" else [path[1:]]:
         click_changes(page, name)
-    assert errors == []
+    assert errors == [] and violations() == []
 
 
 def test_story_text_quotes_the_numbers_its_figures_show(page, server):

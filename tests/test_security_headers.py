@@ -1,8 +1,8 @@
-"""Every served page under its own Content-Security-Policy, in Chromium: its scripts run, nothing is refused.
+"""Every served page's Content-Security-Policy and headers, and the workbench running under its policy in Chromium.
 
 The policy's parts are unit-tested in tests/test_server_doors.py; here a browser says whether the
-pages' own scripts pass it (a violation fires ``securitypolicyviolation``), and what the pages are
-served with.
+workbench's scripts (Panel's and its own) pass it: a violation fires ``securitypolicyviolation``.
+The light pages' run under theirs is checked as each loads in tests/test_pages.py.
 """
 
 from __future__ import annotations
@@ -14,16 +14,7 @@ from playwright.sync_api import expect
 
 from explainer.pages import ROUTES, UPLOADS_OFF
 
-from support.page import watch_page
-
-pytestmark = pytest.mark.browser
-
-# Each violation the page meets, kept where the test reads it.
-LISTEN = (
-    "window.violations = [];"
-    "document.addEventListener('securitypolicyviolation',"
-    " (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));"
-)
+from support.page import watch_page, watch_policy
 
 
 def headers_of(url: str) -> dict[str, str]:
@@ -32,22 +23,7 @@ def headers_of(url: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("route", sorted(ROUTES))
-def test_each_page_runs_under_its_policy_with_no_violation(page, server, route):
-    page.add_init_script(LISTEN)
-    seen = watch_page(page)
-    websockets = []
-    page.on("websocket", lambda ws: websockets.append(ws))
-    page.goto(server.url + route)
-    if route == "/evaluate":
-        expect(page.locator(".wb-title")).to_have_text("Evaluate runs, query by query", timeout=60_000)
-        page.wait_for_timeout(500)  # the websocket's first messages, and any module Panel loads late
-    else:
-        # A light page's inline scripts have all run by the load event, which goto waits for: it
-        # loads nothing later, and only a class's script (not on this server) opens a websocket.
-        expect(page.locator(".fig button").first).to_be_visible(timeout=30_000)
-    # The workbench is a Panel page, on its websocket; a light page needs none without a class.
-    assert len(websockets) == (1 if route == "/evaluate" else 0) and not any(ws.is_closed() for ws in websockets)
-    assert page.evaluate("window.violations") == [] and seen["errors"] == []
+def test_each_page_is_served_with_its_policy_and_headers(server, route):
     sent = headers_of(server.url + route)
     assert sent["X-Content-Type-Options"] == "nosniff" and sent["Referrer-Policy"] == "no-referrer"
     policy = sent["Content-Security-Policy"]
@@ -58,11 +34,26 @@ def test_each_page_runs_under_its_policy_with_no_violation(page, server, route):
         assert "frame-ancestors" not in policy  # any page may frame a figure, one opened from file:// too
 
 
+@pytest.mark.browser
+def test_the_workbench_runs_under_its_policy_with_no_violation(page, server):
+    violations = watch_policy(page)
+    seen = watch_page(page)
+    websockets = []
+    page.on("websocket", lambda ws: websockets.append(ws))
+    page.goto(server.url + "/evaluate")
+    expect(page.locator(".wb-title")).to_have_text("Evaluate runs, query by query", timeout=60_000)
+    page.wait_for_timeout(500)  # the websocket's first messages, and any module Panel loads late
+    # The workbench is a Panel page, on its websocket.
+    assert len(websockets) == 1 and not websockets[0].is_closed()
+    assert violations() == [] and seen["errors"] == []
+
+
 def test_each_response_has_a_nonce_of_its_own(server):
     nonces = {headers_of(server.url + "/binary")["Content-Security-Policy"].split("'nonce-")[1][:22] for _ in range(3)}
     assert len(nonces) == 3
 
 
+@pytest.mark.browser
 def test_served_to_the_network_without_a_code_evaluate_shows_the_golden_set_and_how_to_upload(page, class_server):
     page.goto(class_server.url + "/evaluate")
     expect(page.locator(".wb-title")).to_have_text("Evaluate runs, query by query", timeout=60_000)

@@ -108,6 +108,20 @@ def reader_text(page, root_selector: str = ":root") -> str:
     )
 
 
+# Each Content-Security-Policy violation a page meets (``securitypolicyviolation``), kept where a test reads it.
+_LISTEN_FOR_VIOLATIONS = (
+    "window.violations = [];"
+    "document.addEventListener('securitypolicyviolation',"
+    " (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));"
+)
+
+
+def watch_policy(page):
+    """Record the policy violations of the pages ``page`` opens from now on; returns a reader of them."""
+    page.add_init_script(_LISTEN_FOR_VIOLATIONS)
+    return lambda: page.evaluate("window.violations")
+
+
 def watch_page(page) -> dict[str, list]:
     """Collect a page's console errors, uncaught exceptions and dialogs (dismissing them)."""
     seen: dict[str, list] = {"errors": [], "dialogs": []}
