@@ -365,12 +365,12 @@ def test_the_sweeps_json_names_the_best_and_its_neighbours(tmp_path):
     assert f"#   {measure['verdict']}\n" in err
 
 
-def test_the_page_takes_ten_runs_and_says_so_for_more(tmp_path):
+def test_the_page_takes_ten_runs_and_says_so_for_more_before_reading_any(tmp_path):
     import subprocess
     import sys
 
     _, _, qrels_path, paths = five_runs(tmp_path)
-    eleven = [*paths, *paths, paths[0]]
+    eleven = [*paths, *paths, tmp_path / "not-there.run"]  # never opened: the count stops it first
     done = subprocess.run(
         [sys.executable, "-m", "explainer.cli", "evaluate", qrels_path, *eleven, "--html", tmp_path / "page.html"],
         capture_output=True,

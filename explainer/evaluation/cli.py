@@ -477,11 +477,16 @@ def _trec_eval_order(m: Measure):
     return (_ORDER[m.key], m.k or 0, m.level or 0.0)
 
 
+def run_paths(args: argparse.Namespace) -> list[str]:
+    """The run files named on the command line, in order: one run each."""
+    return [p for p in (args.run_file, args.run2_file, *(getattr(args, "more_runs", None) or ())) if p]
+
+
 def report_from_args(args: argparse.Namespace, progress_stream: TextIO | None = None) -> Report:
     """Read the files, evaluate, compare. Raises ``InputError`` or ``ValueError`` on bad input."""
     asked = _asked_measures(args)
     stream = sys.stderr if progress_stream is None else progress_stream
-    paths = [p for p in (args.run_file, args.run2_file, *(getattr(args, "more_runs", None) or ())) if p]
+    paths = run_paths(args)
     if [args.qrels, *paths].count(STDIN) > 1:
         raise ValueError("standard input (-) can be read for one file only")
     tabled = _tabled(args, len(paths))

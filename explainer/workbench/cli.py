@@ -78,19 +78,20 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     try:
         if args.html is not None and args.html.is_dir():
             raise ValueError(f"--html {args.html}: is a folder; name the file to write")
-        if (args.html or args.serve) and not args.measure:
-            # The page recomputes its measures live as judgments change: it shows those it knows.
-            args.measure = list(PAGE_MEASURES)
-        report = evaluation_cli.report_from_args(args, err)
-        texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
         if args.html or args.serve:
             from explainer.workbench.data import MAX_RUNS
 
-            if len(report.evaluations) > MAX_RUNS:
+            # Refused before any file is read: evaluating runs the page cannot show would be wasted.
+            if (given := len(evaluation_cli.run_paths(args))) > MAX_RUNS:
                 raise ValueError(
-                    f"--html and --serve show at most {MAX_RUNS} runs, got {len(report.evaluations)}: "
-                    "compare more without them"
+                    f"--html and --serve show at most {MAX_RUNS} runs, got {given}: compare more without them"
                 )
+            if not args.measure:
+                # The page recomputes its measures live as judgments change: it shows those it knows.
+                args.measure = list(PAGE_MEASURES)
+        report = evaluation_cli.report_from_args(args, err)
+        texts = [_texts(path, what) for path, what in ((args.topics, "topics"), (args.documents, "documents"))]
+        if args.html or args.serve:
             _check_text_ids(args, report)
     except (ValueError, MemoryError) as error:  # InputError is a ValueError
         if isinstance(error, MemoryError):
