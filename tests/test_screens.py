@@ -226,8 +226,8 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(
 
 # -- screen readers and keyboards: axe-core on every page ---------------------------------------------
 
-# The light view of every page in the default run, and the workbench's; their other views (dark,
-# presenter, both) among the slow tests.
+# The light view of every page in the default run, and the workbench's; the other views among the
+# slow tests (each page dark, in presenter view and both; the workbench dark).
 AXE_VIEWS = [
     *(pytest.param(read(route), id=str(read(route))) for route in ROUTES),
     *(
