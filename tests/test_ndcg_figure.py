@@ -301,7 +301,9 @@ def test_plays_speed_sets_the_time_between_steps_even_mid_run(light, context):
     expect(light.play).to_have_text("▶ Play")
 
 
-def test_play_pause_and_play_to_the_end(light):
+def test_play_pause_and_play_to_the_end(light, context):
+    """Play, Pause, and Play again to the end. The clock it installs on the way is its context's: the
+    test has a context of its own."""
     light.page.emulate_media(reduced_motion="reduce")
     expect(light.play).to_have_text("▶ Play")
     expect(light.play).to_have_attribute("aria-label", "Play the animation")
@@ -436,9 +438,10 @@ def test_keyboard_only(light):
     light.expect_state(ARTICLE, IDENTITY, 8, "exponential")
 
 
-def test_python_and_browser_stay_in_sync_both_ways(fig):
+def test_python_and_browser_stay_in_sync_both_ways(fig, context):
     """Python's changes reach the page, and each kind of interaction reaches Python (what each one shows
-    is checked on the light page by the tests above)."""
+    is checked on the light page by the tests above). The clock it installs is its context's: the test
+    has a context of its own."""
     state = fig.figure.state
     grades, order, k, gain = list(ARTICLE), list(IDENTITY), 8, "exponential"
 
