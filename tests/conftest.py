@@ -10,6 +10,7 @@ import pytest
 from explainer.tools.browser import launch_args
 
 import support.server
+from support.kept_pages import KeptPages
 from support.page import View, Viewed
 from support.server import Server
 
@@ -27,16 +28,17 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, **launch_args()}
 
 
-# -- pages: one browser context for the session, a new page for each test -------------------------
+# -- pages: one browser context for the session, a page for each test ------------------------------
 #
 # A new context costs a test about as much as loading a light page into it (a second and more on a
-# busy 2-core machine), so tests share contexts and take a new page each: what a test may leave
-# behind in a page (its URL, listeners, routes, focus, viewport, theme, presenter view) goes with
-# it. What a context keeps (cookies, other pages it opened) is cleared after each test; a test that
-# changes its context in ways that cannot be undone (routes, cookies, init scripts, its clock) asks
-# for the ``context`` fixture too, and its page is then in a context of its own.
-
-
+# busy 2-core machine), so tests share contexts. Each test takes a page that is new or as good as
+# new: the page the test before it had, put back (``support.kept_pages``: its listeners, routes,
+# init scripts, viewport and sessionStorage undone, its document ended), or a new page where that
+# test did what cannot be undone. What a context keeps (cookies, other pages a test opened) is
+# cleared after each test; a test that changes its context in ways that cannot be undone (routes,
+# cookies, init scripts, its clock) asks for the ``context`` fixture too, and its page is then in a
+# context of its own.
+#
 # The shared contexts keep a profile on disk, as a reader's browser does: an ordinary Playwright
 # context is incognito and keeps no compiled code, so each Panel page (the workbench, a figure a
 # test serves) compiled Bokeh's and Panel's scripts again. With a profile, Chromium's code cache
@@ -77,31 +79,42 @@ def phone_context(lasting_context):
     return lasting_context(**PHONE_OPTIONS)
 
 
-def _closed_after(context):
-    """Close every page a test left open in a shared context, and the cookies it left."""
-    for left in context.pages:
-        left.close()
-    context.clear_cookies()
+@pytest.fixture(scope="session")
+def shared_pages(shared_context):
+    """The shared context's page, kept from one test for the next (``support.kept_pages``)."""
+    return KeptPages(shared_context)
+
+
+@pytest.fixture(scope="session")
+def phone_pages(phone_context):
+    """The phone context's page, kept from one test for the next (``support.kept_pages``)."""
+    return KeptPages(phone_context)
+
+
+def _given_back(pages: KeptPages):
+    """After a test: its page kept or closed, every other page of the context closed, its cookies cleared."""
+    pages.put_back()
+    pages.context.clear_cookies()
 
 
 @pytest.fixture
-def page(request, shared_context):
-    """A new page for this test: in the shared context, or in the test's own ``context`` when it asks for one."""
+def page(request, shared_pages):
+    """This test's page: in the shared context, or in the test's own ``context`` when it asks for one."""
     if "context" in request.fixturenames:
         yield request.getfixturevalue("context").new_page()  # pytest-playwright closes that context
         return
-    yield shared_context.new_page()
-    _closed_after(shared_context)
+    yield shared_pages.take()
+    _given_back(shared_pages)
 
 
 @pytest.fixture
-def page_with(shared_context):
-    """A new page of the shared context at a viewport and colour scheme: ``page_with(viewport=(1920, 1080), color_scheme="dark")``.
+def page_with(shared_pages):
+    """A page of the shared context at a viewport and colour scheme: ``page_with(viewport=(1920, 1080), color_scheme="dark")``.
 
     Both are the page's own emulation, as a context made with them would have."""
 
     def open_page(viewport: tuple[int, int] | None = None, color_scheme: str | None = None):
-        opened = shared_context.new_page()
+        opened = shared_pages.new_page()
         if viewport:
             opened.set_viewport_size({"width": viewport[0], "height": viewport[1]})
         if color_scheme:
@@ -109,15 +122,15 @@ def page_with(shared_context):
         return opened
 
     yield open_page
-    _closed_after(shared_context)
+    _given_back(shared_pages)
 
 
 @pytest.fixture
-def phone(phone_context):
-    """A new page of the phone context: ``phone(height=600, color_scheme="dark")``."""
+def phone(phone_pages):
+    """A page of the phone context: ``phone(height=600, color_scheme="dark")``."""
 
     def open_page(height: int = 844, color_scheme: str | None = None):
-        opened = phone_context.new_page()
+        opened = phone_pages.new_page()
         if height != 844:
             opened.set_viewport_size({"width": 390, "height": height})
         if color_scheme:
@@ -125,7 +138,7 @@ def phone(phone_context):
         return opened
 
     yield open_page
-    _closed_after(phone_context)
+    _given_back(phone_pages)
 
 
 # -- one page load for many read-only checks ------------------------------------------------------

@@ -196,16 +196,16 @@ def test_framed_figures_size_their_iframes_through_the_readmes_snippet(
     page_with, server, exported_site, tmp_path, mode
 ):
     page = page_with(viewport=(1400, 900))
+    host = tmp_path / "docs.html"  # a documentation page on disk, framing the served or the exported figures
     if mode == "served":
-        page.set_content(HOST.format(url=server.url, snippet=readme_snippet()))
-    else:  # a documentation page beside the exported files, framing them
-        host = tmp_path / "docs.html"
+        host.write_text(HOST.format(url=server.url, snippet=readme_snippet()))
+    else:  # beside the exported files
         host.write_text(
             HOST.format(url=exported_site.as_uri(), snippet=readme_snippet())
             .replace("/binary?", "/binary.html?")
             .replace("/ndcg?", "/ndcg.html?")
         )
-        page.goto(host.as_uri())
+    page.goto(host.as_uri())
     for frame_id, formula in (("narrow", "P@3 ="), ("wide", "NDCG@3 =")):
         frame = page.frame_locator(f"#{frame_id}")
         expect(frame.locator(".metric-formula").first).to_contain_text(formula)

@@ -140,11 +140,12 @@ def test_a_class_reaches_the_figures_at_whatever_address_it_types(page, class_se
 
 
 @pytest.mark.browser
-def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, class_server):
+def test_a_documentation_page_on_another_host_can_frame_a_served_figure(page, class_server, tmp_path):
     """A framed page's websocket comes from the framed page's own origin: no --allow-origin needed."""
     logged = len(class_server.log())
-    frame = f'<iframe src="http://127.0.0.2:{class_server.port}/ndcg" width="1000" height="900"></iframe>'
-    websocket = class_channel(page, lambda: page.set_content(frame))
+    docs = tmp_path / "docs.html"  # a documentation site built to disk
+    docs.write_text(f'<iframe src="http://127.0.0.2:{class_server.port}/ndcg" width="1000" height="900"></iframe>')
+    websocket = class_channel(page, lambda: page.goto(docs.as_uri()))
     figure = page.frame_locator("iframe")
     expect(figure.locator(".metric-formula").first).to_be_visible(timeout=30_000)
     expect(figure.locator("body.class-joined")).to_have_count(1)
