@@ -115,13 +115,14 @@ class KeptPages:
         self.context = context
         self.kept: Page | None = None
         self.given: Page | None = None
+        self.viewport = None  # the context's, as its new pages have it
 
     def take(self) -> Page:
         """A page of the context in the state a new page is in, and from now on its test's own."""
         page, self.kept = self.kept, None
         if page is None:
             page = self.context.new_page()
-            page.__dict__["_explainer_viewport"] = page.viewport_size
+            self.viewport = page.viewport_size
             page.on("framenavigated", lambda frame: self._visited(page, frame.url))
         page.__dict__[_USE] = Use()
         self.given = page
@@ -169,6 +170,6 @@ class KeptPages:
         if use.routed:
             page.unroute_all(behavior="ignoreErrors")
         page.goto("about:blank")
-        if page.viewport_size != page.__dict__["_explainer_viewport"]:
-            page.set_viewport_size(page.__dict__["_explainer_viewport"])
+        if page.viewport_size != self.viewport:
+            page.set_viewport_size(self.viewport)
         return True
