@@ -25,7 +25,7 @@ def kept(browser):
 def test_a_page_put_back_keeps_nothing_its_test_left(kept, server):
     first = kept.take()
     heard, routed = [], []
-    first.on("console", lambda message: heard.append(message.text))
+    first.on(event="console", f=lambda message: heard.append(message.text))  # by name, as watch_page does by place
     first.add_init_script("window.leftOver = 'init script'")
     first.route("**/nowhere", lambda route: (routed.append(route.request.url), route.abort()))
     first.set_viewport_size({"width": 500, "height": 400})

@@ -27,6 +27,7 @@ test that frames them writes its host page to a file, as documentation built to 
 from __future__ import annotations
 
 import functools
+import inspect
 from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page
@@ -64,13 +65,15 @@ def _use(page: Page) -> Use | None:
 
 
 def _recording(name: str, record) -> None:
+    """Wrap ``Page.<name>`` so that ``record(use, arguments by name, result)`` sees each call on a kept page."""
     method = getattr(Page, name)
+    signature = inspect.signature(method)
 
     @functools.wraps(method)
     def recorded(self, *args, **kwargs):
         result = method(self, *args, **kwargs)
         if (use := _use(self)) is not None:
-            record(use, args, result)
+            record(use, signature.bind(self, *args, **kwargs).arguments, result)
         return result
 
     setattr(Page, name, recorded)
@@ -82,7 +85,7 @@ def _installed() -> None:
         return
     Page._explainer_recording = True
     for name in ("on", "once"):
-        _recording(name, lambda use, args, _: use.listeners.append((args[0], args[1])))
+        _recording(name, lambda use, given, _: use.listeners.append((given["event"], given["f"])))
     for name in ("add_init_script", "expose_function", "expose_binding"):
         _recording(name, lambda use, _, disposable: use.disposables.append(disposable))
     for name in ("route", "route_from_har", "route_web_socket"):
