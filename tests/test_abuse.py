@@ -48,7 +48,6 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
-from playwright.sync_api import expect
 from tornado.websocket import WebSocketClosedError
 
 from explainer.classroom import messages as class_messages
@@ -65,6 +64,7 @@ import support.reader
 from support.bokeh_client import as_map, models_of
 from support.class_client import ClassClient
 from support.class_client import Closed as ChannelClosed
+from support.expect import expect
 from support.reader import ATTACK_LIMIT_S, PAGE_FIELDS, Closed, Refused, Session, as_dict, state_change
 from support.server import Server
 

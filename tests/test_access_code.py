@@ -8,7 +8,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.cli import build_parser
 from explainer.pages import EVALUATE_ROUTE
@@ -17,6 +16,7 @@ from explainer.server.access_code import AccessCode
 from explainer.server.config import ServerConfig
 from explainer.server.serve import serve_pages
 
+from support.expect import expect
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.ndcg import NdcgFigure, NdcgState
 
+from support.expect import expect
 from support.page import DEEP_JS, watch_page
 
 pytestmark = pytest.mark.browser

@@ -8,12 +8,12 @@ interaction once and reads Python's state after each, the others set Python's st
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.metrics import format_number
 
+from support.expect import expect
 from support.server import on_server, wait_python, wait_until
 
 pytestmark = pytest.mark.browser

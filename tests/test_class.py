@@ -17,8 +17,8 @@ import re
 import urllib.parse
 
 import pytest
-from playwright.sync_api import expect
 
+from support.expect import expect
 from support.page import watch_page
 from support.server import Server
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.catalog.conventions import BY_KEY, CONVENTIONS
 from explainer.figures.conventions import (
@@ -23,6 +22,7 @@ from explainer.figures.conventions import (
 from explainer.figures.ndcg import ARTICLE_GRADES, TITLES
 from explainer.metrics import format_number as fmt
 
+from support.expect import expect
 from support.expected import convention_row, ranked, recall_and_hit_rate_texts
 from support.page import ShownFigure
 from support.server import on_server, wait_until

@@ -19,10 +19,10 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 
+from support.expect import expect
 from support.page import watch_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]

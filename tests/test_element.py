@@ -12,11 +12,11 @@ import re
 import shutil
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics, runtime
 from explainer.figures import BY_NAME
 
+from support.expect import expect
 from support.page import click_changes, watch_page
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.binary import BinaryFigure, BinaryState
@@ -15,6 +14,7 @@ from explainer.figures.ndcg import NdcgState
 from explainer.figures.unjudged import OUTSIDE_JUDGED, UnjudgedState
 from explainer.metrics import format_number as fmt
 
+from support.expect import expect
 from support.page import serious_violations
 from support.server import wait_python
 

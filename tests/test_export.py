@@ -16,13 +16,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import cli, runtime
 from explainer.figures import BY_NAME
 from explainer.pages import TITLE
 
 from support.budgets import LIGHT_FIGURE_MAX_BYTES, LIGHT_STORY_MAX_BYTES, RUNTIME_MAX_BYTES
+from support.expect import expect
 from support.page import PROBES, click_changes, offline, watch_page
 
 # Addresses a browser resolves without any request.

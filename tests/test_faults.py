@@ -17,13 +17,13 @@ import threading
 import weakref
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.pages import DISCONNECT_NOTICE, EVALUATE_ROUTE
 from explainer.server.config import ServerConfig, SessionTimes
 from explainer.server.serve import serve_pages
 
+from support.expect import expect
 from support.page import numbers_mismatch, read_figures, serious_violations, watch_page
 from support.server import Server, answers, free_port, wait_until
 from support.sessions import (

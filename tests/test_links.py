@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+
+from support.expect import expect
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,6 @@ import weakref
 
 import psutil
 import pytest
-from playwright.sync_api import expect
 from test_abuse import Loop, under_attack
 
 from explainer.classroom.plan import Step
@@ -27,6 +26,7 @@ from explainer.server.config import ServerConfig
 from explainer.server.serve import serve_pages
 
 from support.class_client import ClassClient, status_of
+from support.expect import expect
 from support.page import DEEP_JS, script
 from support.reader import Session
 from support.server import Server, answers, free_port, wait_until

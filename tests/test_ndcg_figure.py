@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.ndcg import TITLES, NdcgFigure, NdcgState
 from explainer.metrics import format_number as fmt
 
+from support.expect import expect
 from support.expected import dcg_sum_text, ranked
 from support.page import ShownFigure
 from support.server import on_server, wait_until

@@ -110,7 +110,7 @@ def jupyterlab(tmp_path):
 @pytest.mark.parametrize("scheme", ["light"])
 def test_the_readmes_notebook_works_in_jupyterlab_with_no_internet(browser, jupyterlab, scheme):
     """The figure renders, a click reaches figure.state, and a change of figure.state reaches the figure."""
-    from playwright.sync_api import expect
+    from support.expect import expect
 
     url, host = jupyterlab
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)

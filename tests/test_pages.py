@@ -6,7 +6,6 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures import BY_NAME, FIGURES
@@ -14,6 +13,7 @@ from explainer.figures.base import MAX_QUERY_LENGTH
 from explainer.pages import TITLES
 
 from support.coroutines import run
+from support.expect import expect
 from support.page import MARKDOWN_TEXT, PROBES, click_changes, offline, watch_page, watch_policy
 
 pytestmark = pytest.mark.browser

@@ -16,9 +16,10 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PIL import Image
-from playwright.sync_api import expect
 
 from explainer import metrics
+
+from support.expect import expect
 
 pytestmark = pytest.mark.browser
 

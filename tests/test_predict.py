@@ -12,13 +12,13 @@ import re
 import shutil
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures import BY_NAME
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.runtime import bundle
 
+from support.expect import expect
 from support.page import ACTIVE_JS, reader_text, serious_violations, watch_page
 
 pytestmark = pytest.mark.browser

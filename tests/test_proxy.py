@@ -24,10 +24,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.pages import EVALUATE_ROUTE
 
+from support.expect import expect
 from support.server import ROOT, free_port, wait_until
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)

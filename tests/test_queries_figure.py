@@ -3,12 +3,12 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.queries import DEPTH, QueriesFigure
 from explainer.metrics import format_number as f
 
+from support.expect import expect
 from support.server import on_server, wait_until
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.figures.recall_kinds import (
     MODELS,
@@ -18,6 +17,7 @@ from explainer.figures.recall_kinds import (
     RecallKindsState,
 )
 
+from support.expect import expect
 from support.expected import index_list, recall_kinds_texts
 from support.page import ShownFigure
 from support.server import on_server, wait_until

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 import pytrec_eval
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.evaluation import golden
@@ -17,6 +16,8 @@ from explainer.figures.conventions import ConventionsFigure, ConventionsState
 from explainer.metrics import format_number as f
 from explainer.workbench import data as wb
 from explainer.workbench.view import Workbench
+
+from support.expect import expect
 
 LEVEL = 2
 APPROX = dict(abs=1e-12)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.figures import BY_NAME
 
+from support.expect import expect
 from support.page import View, phone_view, serious_violations
 from support.server import wait_until
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.pages import ROUTES, UPLOADS_OFF
 
+from support.expect import expect
 from support.page import watch_page, watch_policy
 
 

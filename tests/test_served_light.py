@@ -11,13 +11,13 @@ import re
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.export import SCRIPT_NONCE, figure_page, story_page
 from explainer.pages import EVALUATE_ROUTE, FIGURE_ROUTES
 from explainer.server.config import ServerConfig
 from explainer.server.serve import serve_pages
 
+from support.expect import expect
 from support.page import click_changes
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app

@@ -20,7 +20,6 @@ import psutil
 import pytest
 from bokeh.server.views.ws import WSHandler
 from bokeh.util.token import get_token_payload
-from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
@@ -35,6 +34,7 @@ from explainer.server.origins import is_same_origin
 from explainer.server.serve import serve_pages
 
 from support.coroutines import run
+from support.expect import expect
 from support.server import ROOT, answers, free_port, wait_until
 
 PLAN = (Step("/binary", "", "Cutoffs"),)

@@ -10,7 +10,6 @@ import socket
 
 import psutil
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures import BY_NAME
@@ -18,6 +17,7 @@ from explainer.pages import ROUTES
 from explainer.server.config import ServerConfig
 from explainer.server.serve import serve_pages
 
+from support.expect import expect
 from support.page import watch_page
 from support.server import answers, free_port, wait_until
 from support.sessions import (

@@ -3,12 +3,12 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.figures.unjudged import ARTICLE_GRADES, OUTSIDE_JUDGED, UnjudgedFigure
 from explainer.metrics import format_number as f
 
+from support.expect import expect
 from support.expected import unjudged_values
 from support.server import wait_until
 

@@ -7,12 +7,12 @@ seconds on a busy machine) to read Python's state after a row's click, a square'
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer.catalog.measures import TAUGHT
 from explainer.figures.which_measure import DEMOS, WhichMeasureFigure, WhichMeasureState
 from explainer.metrics import format_number as f
 
+from support.expect import expect
 from support.server import wait_until
 
 

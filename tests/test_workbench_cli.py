@@ -13,7 +13,6 @@ import nbformat
 import pytest
 import pytrec_eval
 from nbclient import NotebookClient
-from playwright.sync_api import expect
 from test_export import fetched_addresses
 
 from explainer import metrics
@@ -21,6 +20,7 @@ from explainer.cli import build_parser
 from explainer.evaluation import golden
 from explainer.workbench import cli as workbench_cli
 
+from support.expect import expect
 from support.page import offline, watch_page
 from support.server import ROOT, answers, free_port
 

@@ -8,12 +8,12 @@ import io
 import json
 
 import pytest
-from playwright.sync_api import expect
 from test_workbench_cli import GOLDEN, TEXTS, run
 
 from explainer import metrics
 from explainer.evaluation import golden
 
+from support.expect import expect
 from support.page import offline
 
 pytestmark = pytest.mark.browser

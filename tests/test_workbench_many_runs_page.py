@@ -11,7 +11,6 @@ import re
 import numpy as np
 import pytest
 import pytrec_eval
-from playwright.sync_api import expect
 from test_evaluation_cli_many_runs import LEAN, WEIGHTS, five_runs
 from test_workbench_table import ranked
 from test_workbench_upload import drop, fork_server  # noqa: F401 (a fixture)
@@ -19,6 +18,7 @@ from test_workbench_upload import drop, fork_server  # noqa: F401 (a fixture)
 from explainer import metrics
 from explainer.workbench import Workbench
 
+from support.expect import expect
 from support.page import BAD_WORDS, watch_page
 
 pytestmark = pytest.mark.browser

@@ -12,13 +12,13 @@ import math
 import numpy as np
 import pytest
 import pytrec_eval
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.evaluation import golden
 from explainer.workbench import Workbench
 from explainer.workbench import data as wb
 
+from support.expect import expect
 from support.page import BAD_WORDS, watch_page
 from support.server import on_server, wait_python
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.evaluation import golden
 from explainer.workbench import Workbench
 
+from support.expect import expect
 from support.page import BAD_WORDS, watch_page
 
 pytestmark = pytest.mark.browser

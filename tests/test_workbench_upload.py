@@ -12,7 +12,6 @@ import weakref
 
 import pytest
 import pytrec_eval
-from playwright.sync_api import expect
 
 from explainer import metrics
 from explainer.evaluation import Qrels
@@ -33,6 +32,7 @@ from explainer.workbench.upload import (
     unpacked,
 )
 
+from support.expect import expect
 from support.page import watch_page
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app

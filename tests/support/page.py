@@ -11,13 +11,12 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from playwright.sync_api import expect
-
 from explainer import metrics
 from explainer.figures.binary import BinaryState
 from explainer.figures.ndcg import TITLES as NDCG_TITLES
 from explainer.figures.ndcg import NdcgState
 
+from support.expect import expect
 from support.server import wait_python
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"

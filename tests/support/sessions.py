@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 
-from playwright.sync_api import expect
-
 from explainer.figures.base import Figure, FigureView
 from explainer.pages import EVALUATE_ROUTE
+
+from support.expect import expect
 
 
 def tornado_app(thread):
