@@ -52,7 +52,7 @@ def _in_turns(method):
         while True:
             left = (deadline - time.monotonic()) * 1000
             try:
-                return method(*args, timeout=max(1.0, min(TURN_MS, left)), **kwargs)
+                return method(*args, timeout=max(1, min(TURN_MS, round(left))), **kwargs)
             except AssertionError as failure:
                 if time.monotonic() >= deadline:
                     raise AssertionError(
