@@ -15,6 +15,7 @@ from explainer.evaluation import golden
 from explainer.figures.conventions import ConventionsFigure, ConventionsState
 from explainer.metrics import format_number as f
 from explainer.workbench import data as wb
+from explainer.workbench import drill_down
 from explainer.workbench.view import Workbench
 
 from support.expect import expect
@@ -60,7 +61,7 @@ def conventions_state(spec: dict) -> ConventionsState:
 def test_the_conventions_figures_recall_and_hit_rate_follow_the_level_as_trec_evals_do(evaluated, trec, run):
     differs = 0
     for qid in evaluated.qids:
-        spec = wb.query_of(evaluated, qid)["figures"][run]
+        spec = drill_down.query_of(evaluated, qid)["figures"][run]
         state = conventions_state(spec)
         assert state.k == 10
         expected = trec[run][qid]
@@ -82,7 +83,7 @@ def test_judged_relevant_retrieved_by_neither_run_counts_grades_at_the_level(eva
     qrels = evaluated.loaded.qrels.to_dict()
     seen_grade_one = False
     for qid in evaluated.qids:
-        detail = wb.query_of(evaluated, qid)
+        detail = drill_down.query_of(evaluated, qid)
         retrieved = {detail["docs"][i] for run in detail["runs"] for i in run["docs"]}
         outside = {d: g for d, g in qrels[qid].items() if d not in retrieved}
         assert detail["n_missed"] == sum(1 for g in outside.values() if g >= LEVEL), qid

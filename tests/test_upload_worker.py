@@ -5,9 +5,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import subprocess
+import sys
 
 from explainer.evaluation import DEFAULT_MEASURES
-from explainer.workbench.upload_worker import Job, Outcome, resident_bytes, run_job, work
+from explainer.workbench.upload_worker import PRELOAD, Job, Outcome, resident_bytes, run_job, work
 
 QRELS = b"q1 0 a 2\nq1 0 b 0\nq2 0 c 1\n"
 RUN = b"q1 Q0 b 1 3.0 t\nq1 Q0 a 2 2.0 t\nq2 Q0 c 1 1.0 t\n"
@@ -28,6 +30,20 @@ def test_a_file_is_read_and_once_the_files_are_complete_evaluated_and_tabled():
     # AP by hand: q1's relevant document at rank 2 (1/2), q2's at rank 1 (1).
     assert table["runs"][0]["values"][names.index("map")] == [0.5, 1.0]
     assert table["runs"][0]["means"][names.index("map")] == 0.75
+
+
+def test_the_fork_server_imports_what_a_worker_runs_and_nothing_of_panel_bokeh_or_the_figures():
+    """Each worker is forked from the fork server with its imports done: what evaluating an upload
+    needs (scipy's statistics too), and not Panel, Bokeh or a figure, which a worker never uses
+    (Panel's import alone took the fork server 1 s of CPU)."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys; [__import__(m) for m in {list(PRELOAD)!r}]; print(' '.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert {"explainer.workbench.data", "explainer.evaluation.significance", "scipy.stats"} <= set(loaded)
+    assert [m for m in loaded if m.split(".")[0] in ("panel", "bokeh") or m.startswith("explainer.figures")] == []
 
 
 def test_a_worker_reads_in_a_process_of_its_own_and_says_what_was_wrong_in_lines():

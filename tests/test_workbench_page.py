@@ -15,8 +15,7 @@ import pytrec_eval
 
 from explainer import metrics
 from explainer.evaluation import golden
-from explainer.workbench import Workbench
-from explainer.workbench import data as wb
+from explainer.workbench import Workbench, drill_down
 
 from support.expect import expect
 from support.page import BAD_WORDS, watch_page
@@ -129,7 +128,7 @@ def test_the_query_the_candidate_lost_most_on_opens_with_trec_evals_numbers_and_
         for name, trec in TREC.items():
             expect(shown.value(name, run)).to_have_text(f4(expected[trec.replace(".", "_")]))
     # The terms of the candidate's AP, as metrics.py writes them out.
-    detail = wb.query_of(shown.workbench.evaluated, worst)
+    detail = drill_down.query_of(shown.workbench.evaluated, worst)
     grades = [detail["grades"][d] for d in detail["runs"][1]["docs"]]
     terms = " + ".join(f"{hits}/{rank}" for hits, rank in metrics.average_precision_terms(grades))
     n_relevant = sum(1 for g in detail["grades"] if g is not None and g >= 1)
@@ -177,13 +176,13 @@ def test_judging_an_unjudged_document_moves_the_querys_numbers_and_the_means(sho
     qid = next(
         q
         for q in shown.workbench.evaluated.qids
-        if any(wb.query_of(shown.workbench.evaluated, q)["grades"][d] is None for d in range(40))
+        if any(drill_down.query_of(shown.workbench.evaluated, q)["grades"][d] is None for d in range(40))
         and any(
-            wb.query_of(shown.workbench.evaluated, q)["grades"][d] is None
-            for d in wb.query_of(shown.workbench.evaluated, q)["runs"][1]["docs"][:10]
+            drill_down.query_of(shown.workbench.evaluated, q)["grades"][d] is None
+            for d in drill_down.query_of(shown.workbench.evaluated, q)["runs"][1]["docs"][:10]
         )
     )
-    detail = wb.query_of(shown.workbench.evaluated, qid)
+    detail = drill_down.query_of(shown.workbench.evaluated, qid)
     docid = unjudged_in_top(detail, 1)
     shown.open(qid)
     row = shown.result(1, docid)
@@ -210,7 +209,7 @@ def test_judging_an_unjudged_document_moves_the_querys_numbers_and_the_means(sho
 def test_flipping_a_result_in_figure_1_judges_it_in_both_lists(shown):
     qid = "g001"
     shown.open(qid)
-    detail = wb.query_of(shown.workbench.evaluated, qid)
+    detail = drill_down.query_of(shown.workbench.evaluated, qid)
     first = detail["runs"][0]["docs"][0]
     docid = detail["docs"][first]
     relevant = detail["grades"][first] is not None and detail["grades"][first] >= 1
@@ -226,7 +225,7 @@ def test_flipping_a_result_in_figure_1_judges_it_in_both_lists(shown):
 def test_moving_a_result_up_in_the_second_figure_moves_it_in_its_list(shown):
     qid = "g003"
     shown.open(qid)
-    detail = wb.query_of(shown.workbench.evaluated, qid)
+    detail = drill_down.query_of(shown.workbench.evaluated, qid)
     second = detail["docs"][detail["runs"][0]["docs"][1]]
     shown.page.locator('.wb-figure .fig-conventions .rl-row[data-rank="2"] button.rl-activate').click()
     # Until the move reaches Python, the query has no orders, or none for run 0: keep waiting then.

@@ -9,7 +9,7 @@ import pytrec_eval
 from explainer.evaluation import golden
 from explainer.figures.binary import BinaryFigure, BinaryState
 from explainer.figures.conventions import ConventionsState
-from explainer.workbench import Workbench
+from explainer.workbench import Workbench, drill_down
 from explainer.workbench import data as wb
 from explainer.workbench.view import MAX_WHATIF_QUERIES, golden_evaluated
 
@@ -73,7 +73,7 @@ def test_the_figures_of_every_golden_query_show_trec_evals_numbers(evaluated, tr
     # recip_rank, its P@10 and R@10 trec_eval's, and the conventions figure's first row, recall
     # and hit rate at k = 10 trec_eval's ndcg_cut_10, recall_10 and success_10 (as the page says).
     for qid in evaluated.qids:
-        detail = wb.query_of(evaluated, qid)
+        detail = drill_down.query_of(evaluated, qid)
         spec = detail["figures"][run]
         assert spec["depth"] == len(detail["runs"][run]["docs"]) == 30
         binary = _state(BinaryState, spec["binary"]["default"])
@@ -101,7 +101,7 @@ def _state(base, values):
 
 
 def test_a_query_in_full_numbers_each_document_once_and_marks_the_unjudged(evaluated):
-    detail = wb.query_of(evaluated, "g001")
+    detail = drill_down.query_of(evaluated, "g001")
     assert len(detail["docs"]) == len(set(detail["docs"]))
     judged = evaluated.loaded.qrels.to_dict()["g001"]
     for docid, grade in zip(detail["docs"], detail["grades"], strict=True):
@@ -138,7 +138,7 @@ def sent(workbench, **changes):
 def test_opening_a_query_sends_that_query_in_full(workbench):
     sent(workbench, query="g042")
     assert workbench.view.detail["qid"] == "g042"
-    assert workbench.view.detail == wb.query_of(workbench.evaluated, "g042")
+    assert workbench.view.detail == drill_down.query_of(workbench.evaluated, "g042")
 
 
 def changed(workbench, **message):
@@ -148,7 +148,7 @@ def changed(workbench, **message):
 
 
 def test_what_if_changes_of_known_documents_are_kept_one_a_message(workbench):
-    docid = wb.query_of(workbench.evaluated, "g002")["docs"][5]
+    docid = drill_down.query_of(workbench.evaluated, "g002")["docs"][5]
     changed(workbench, type="judge", qid="g002", docid=docid, grade=3)
     kept = changed(workbench, type="move", qid="g002", run=0, order=list(range(30))[::-1])
     assert kept["judgments"] == {"g002": {docid: 3}} and kept["orders"]["g002"][0][0] == 29
@@ -160,7 +160,7 @@ def test_what_if_changes_of_known_documents_are_kept_one_a_message(workbench):
 
 
 def test_a_judgment_equal_to_the_qrels_grade_is_no_change(workbench):
-    detail = wb.query_of(workbench.evaluated, "g002")
+    detail = drill_down.query_of(workbench.evaluated, "g002")
     judged = next(i for i, g in enumerate(detail["grades"]) if g is not None)
     unjudged = next(i for i, g in enumerate(detail["grades"]) if g is None)
     assert (
@@ -173,7 +173,7 @@ def test_a_judgment_equal_to_the_qrels_grade_is_no_change(workbench):
 
 
 def test_undo_takes_back_every_change_of_one_query(workbench):
-    a, b = (wb.query_of(workbench.evaluated, q)["docs"][0] for q in ("g002", "g003"))
+    a, b = (drill_down.query_of(workbench.evaluated, q)["docs"][0] for q in ("g002", "g003"))
     changed(workbench, type="judge", qid="g002", docid=a, grade=0)
     changed(workbench, type="move", qid="g002", run=1, order=[1, 0, *range(2, 30)])
     changed(workbench, type="judge", qid="g003", docid=b, grade=0)
@@ -202,7 +202,7 @@ def test_undo_takes_back_every_change_of_one_query(workbench):
 )
 def test_a_what_if_change_that_is_not_this_datas_is_refused_and_the_page_shown_the_kept_state(workbench, bad):
     if bad.get("docid") == "FIRST":
-        bad = {**bad, "docid": wb.query_of(workbench.evaluated, "g002")["docs"][0]}
+        bad = {**bad, "docid": drill_down.query_of(workbench.evaluated, "g002")["docs"][0]}
     before = workbench.state.to_dict()
     assert changed(workbench, **bad) == before
     assert workbench.view.state == before
@@ -228,7 +228,7 @@ def test_a_flood_of_what_if_changes_is_cut_to_the_rate_an_assessor_grades_at(wor
 
     now = [0.0]
     workbench._rate = RateLimit(clock=lambda: now[0])
-    detail = wb.query_of(workbench.evaluated, "g002")
+    detail = drill_down.query_of(workbench.evaluated, "g002")
     docs = [d for d, g in zip(detail["docs"], detail["grades"], strict=True) if g != 3]
     assert len(docs) > BURST + PER_SECOND
     for docid in docs:  # all at one instant: the burst is kept, the rest refused

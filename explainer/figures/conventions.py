@@ -18,9 +18,10 @@ import param
 from explainer import metrics
 from explainer.catalog import measures as catalog_measures
 from explainer.catalog.conventions import CONVENTIONS, Convention
+from explainer.catalog.grades import MAX_GRADE
 from explainer.figures.base import HERE, Figure, FigurePage, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
-from explainer.figures.ndcg import MAX_GRADE, TITLES, GradedListState
+from explainer.figures.ndcg import TITLES, GradedListState
 from explainer.figures.params import Count, Grades, Permutation
 
 # The same list as figure 2, with two relevant documents it never retrieved (grades 3 and 2),

@@ -5,11 +5,10 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
+from explainer.catalog.grades import MAX_GRADE
 from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
 from explainer.figures.params import Count, Grades, Permutation
-
-MAX_GRADE = 3
 
 # The article's list: grades in rank order, exponential gain, k = 8.
 ARTICLE_GRADES = (1, 3, 0, 2, 0, 3, 1, 2)

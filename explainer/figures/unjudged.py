@@ -6,9 +6,9 @@ from __future__ import annotations
 import param
 
 from explainer import metrics
+from explainer.catalog.grades import MAX_GRADE
 from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
 from explainer.figures.binary import QUERY
-from explainer.figures.ndcg import MAX_GRADE
 from explainer.figures.params import Count, Flags, Grades
 
 # A new system's top ten for "cracked bracket": the grade a judge gives each result once asked.

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import param
 
 from explainer import metrics
+from explainer.catalog.grades import MAX_GRADE
 from explainer.catalog.measures import TAUGHT, UNJUDGED_CAVEAT
 from explainer.figures.base import HERE, Figure, FigurePage, FigureState, FigureView, UrlKey, module_source
-from explainer.figures.ndcg import MAX_GRADE
 from explainer.figures.params import Grades
 
 LENGTH = 8

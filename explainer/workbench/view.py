@@ -1,7 +1,7 @@
 """The workbench as a page: its state, its browser view, and the ``Workbench`` that keeps them equal.
 
 The browser view (``workbench.js``) draws everything from plain data (``data.table_of`` and
-``data.query_of``) and computes a query's numbers with ``metrics.js``, as the figures do; a
+``drill_down.query_of``) and computes a query's numbers with ``metrics.js``, as the figures do; a
 query's two lists carry figure 1 and the conventions figure, mounted from their own modules
 with the states their own state classes made. What the reader changes (the open query, the
 cutoff, what-if judgments and moves) is the ``WorkbenchState``, sent to Python and checked
@@ -32,7 +32,7 @@ from explainer.figures.base import IMPORTED_MODULES, Figure, FigureState, Figure
 from explainer.figures.binary import BinaryView
 from explainer.figures.conventions import ConventionsView
 from explainer.figures.params import Count
-from explainer.workbench import data, upload_worker
+from explainer.workbench import data, drill_down, upload_worker
 from explainer.workbench.data import Evaluated, Loaded
 from explainer.workbench.rate_limit import RateLimit
 from explainer.workbench.upload import CHUNK_BYTES, MAX_FILE_BYTES, MAX_UNPACKED_BYTES, Inbox, UploadError
@@ -75,14 +75,14 @@ class WorkbenchView(FigureView):
         doc="The queries table and the comparison (data.page_table), as JSON text made off the page's thread.",
     )
     details = param.Dict(default={}, doc="Queries in full, by qid, sent with the page (all of them in a saved file).")
-    detail = param.Dict(default={}, doc="The last query asked for in full (data.query_of), sent when asked.")
+    detail = param.Dict(default={}, doc="The last query asked for in full (drill_down.query_of), sent when asked.")
     status = param.Dict(default={}, doc="What the page is doing or what went wrong: {kind, lines, done, total}.")
     uploads = param.Boolean(default=False, doc="The page offers uploads (served and in notebooks, not in saved files).")
     upload_limits = param.Dict(default={}, doc="The largest file and message an upload may send.")
     figure_data = param.Dict(
         default={
             "measures": BinaryView.param.measures.default,
-            "conventions": data.conventions_for_page(),
+            "conventions": drill_down.conventions_for_page(),
             "hit_rate_names": ConventionsView.param.hit_rate_names.default,
         },
         doc="What figure 1 and the conventions figure need besides their states, from their own views.",
@@ -217,7 +217,7 @@ class Workbench(Figure):
         ndcg = next((m for m in evaluated.evaluations[0].measures if m.key == "ndcg"), None)
         self.view.figure_data = {
             **self.view.figure_data,
-            "conventions": data.conventions_for_page(ndcg.convention if ndcg else DEFAULT_CONVENTION),
+            "conventions": drill_down.conventions_for_page(ndcg.convention if ndcg else DEFAULT_CONVENTION),
         }
         self.state.param.update(query="", run=0, judgments={}, orders={})
         self.view.details = {qid: self.query_detail(qid) for qid in evaluated.qids} if self.preload else {}
@@ -225,11 +225,11 @@ class Workbench(Figure):
         self.view.table_text = table_text
 
     def query_detail(self, qid: str) -> dict:
-        """One query in full, as the page receives it (``data.query_of``)."""
+        """One query in full, as the page receives it (``drill_down.query_of``)."""
         if qid not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
-            self._cache[qid] = data.query_of(self._evaluated, qid, self.figure_depth, self.state.k)
+            self._cache[qid] = drill_down.query_of(self._evaluated, qid, self.figure_depth, self.state.k)
         return self._cache[qid]
 
     def _opened(self, event) -> None:

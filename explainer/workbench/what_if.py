@@ -36,7 +36,7 @@ class WhatIfRefused(ValueError):
 @dataclass(frozen=True)
 class QueryDocuments:
     """What a query's what-if changes may name: its documents (the runs' results and the judged
-    relevant ones they missed, as ``data.query_of`` numbers them), their grades in the qrels, and
+    relevant ones they missed, as ``drill_down.query_of`` numbers them), their grades in the qrels, and
     how deep each run's figures go (0 for a run without results). A document is looked up in the
     files' arrays when a change names it (``Lines.find``), never listed."""
 

@@ -2,7 +2,7 @@
 
 Generated collections (tests/evaluation_cases.py): a run and three others that retrieve some
 documents of their own (each query's pool is shared, the depth and the scores differ). For each
-pair of runs, ``data.query_of`` of the two runs alone is what the page must show when a reader
+pair of runs, ``drill_down.query_of`` of the two runs alone is what the page must show when a reader
 picks them among the four (pair.js sees them in the four runs' detail).
 """
 
@@ -21,6 +21,7 @@ from evaluation_cases import collection  # noqa: E402
 
 from explainer.evaluation import read_qrels, read_run  # noqa: E402
 from explainer.workbench import data as wb  # noqa: E402
+from explainer.workbench import drill_down  # noqa: E402
 
 QUICK = {"n_permutations": 200, "n_bootstrap": 200}
 
@@ -55,14 +56,14 @@ def main() -> None:
                 {
                     "pair": [i, j],
                     "table": wb.page_table(alone),
-                    "details": {qid: wb.query_of(alone, qid) for qid in alone.qids},
+                    "details": {qid: drill_down.query_of(alone, qid) for qid in alone.qids},
                 }
             )
         out.append(
             {
                 "level": level,
                 "table": table,
-                "details": {qid: wb.query_of(full, qid) for qid in full.qids},
+                "details": {qid: drill_down.query_of(full, qid) for qid in full.qids},
                 "pairs": pairs,
             }
         )

@@ -23,7 +23,7 @@ from evaluation_cases import collection  # noqa: E402
 
 from explainer.evaluation import Measure  # noqa: E402
 from explainer.evaluation.measures import NDCG_CONVENTIONS, ndcg_by_convention  # noqa: E402
-from explainer.workbench import data as wb  # noqa: E402
+from explainer.workbench import drill_down  # noqa: E402
 from explainer.workbench.view import Workbench  # noqa: E402
 
 DEPTH = 6
@@ -124,7 +124,7 @@ def collections() -> list[dict]:
 def golden() -> list[dict]:
     """The golden set's queries in full, each with the figure states data.py made for its two runs."""
     evaluated = Workbench.golden().evaluated
-    return [wb.query_of(evaluated, qid) for qid in evaluated.qids]
+    return [drill_down.query_of(evaluated, qid) for qid in evaluated.qids]
 
 
 def main() -> None:
