@@ -3,7 +3,8 @@
 ``query_of`` numbers the query's documents once, gives each run's ranked list and each
 document's grade, the judged documents no run retrieved, and for each run the states of figure 1
 and of the conventions figure, made by the figures' own state classes
-(``BinaryState.for_list``, ``ConventionsState.for_list``). It is kept apart from ``data``,
+(``BinaryState.for_list``, ``ConventionsState.for_list``); ``conventions_for_page`` gives the
+conventions figure's rows, the evaluation's convention first. Both are kept apart from ``data``,
 which reads and evaluates what a reader gave: the upload workers import ``data`` and never the
 figures (and with them Panel and Bokeh).
 """
