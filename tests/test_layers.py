@@ -37,7 +37,7 @@ LAYERS = {
     ),
     "figures": ("explainer.figures",),
     "metrics": ("explainer.metrics", "explainer.evaluation"),
-    # What a measure and an NDCG convention are: read by every layer, importing none.
+    # What a measure, an NDCG convention and a grade are: read by every layer, importing none.
     "catalog": ("explainer.catalog",),
 }
 RANK = {name: len(LAYERS) - i for i, (layer, names) in enumerate(LAYERS.items()) for name in names}

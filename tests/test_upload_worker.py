@@ -35,15 +35,38 @@ def test_a_file_is_read_and_once_the_files_are_complete_evaluated_and_tabled():
 def test_the_fork_server_imports_what_a_worker_runs_and_nothing_of_panel_bokeh_or_the_figures():
     """Each worker is forked from the fork server with its imports done: what evaluating an upload
     needs (scipy's statistics too), and not Panel, Bokeh or a figure, which a worker never uses
-    (Panel's import alone took the fork server 1 s of CPU)."""
-    loaded = subprocess.run(
-        [sys.executable, "-c", f"import sys; [__import__(m) for m in {list(PRELOAD)!r}]; print(' '.join(sys.modules))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert {"explainer.workbench.data", "explainer.evaluation.significance", "scipy.stats"} <= set(loaded)
-    assert [m for m in loaded if m.split(".")[0] in ("panel", "bokeh") or m.startswith("explainer.figures")] == []
+    (importing Panel takes about 1.1 s of CPU). In a new process: the preload, then a worker's
+    jobs (judgments, a baseline, a candidate compared with it), then what was imported."""
+    script = f"""
+import sys
+for name in {list(PRELOAD)!r}:
+    __import__(name)
+preloaded = set(sys.modules)
+from explainer.evaluation import DEFAULT_MEASURES
+from explainer.workbench.data import with_file
+from explainer.workbench.upload_worker import Job, work
+files = {{}}
+for slot, raw in (("qrels", {QRELS!r}), ("baseline", {RUN!r}), ("candidate", {RUN!r})):
+    done = work(Job(slot, "my." + slot, raw, files, DEFAULT_MEASURES, 1, {{}}, 30))
+    assert done.ok, done.lines
+    files = with_file(files, slot, "my." + slot, done.parsed)
+assert done.evaluated.comparison is not None
+print(" ".join(sorted(preloaded)))
+print(" ".join(sorted(set(sys.modules) - preloaded)))
+"""
+    preloaded, after = (
+        line.split()
+        for line in subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+    )
+    assert {"explainer.workbench.data", "explainer.workbench.upload", "scipy.stats"} <= set(preloaded)
+    unwanted = [
+        m for m in preloaded + after if m.split(".")[0] in ("panel", "bokeh") or m.startswith("explainer.figures")
+    ]
+    assert unwanted == []
+    # The jobs themselves import next to nothing: no scipy, statsmodels or pandas of their own.
+    assert [m for m in after if m.split(".")[0] in ("scipy", "statsmodels", "pandas")] == []
 
 
 def test_a_worker_reads_in_a_process_of_its_own_and_says_what_was_wrong_in_lines():

@@ -5,8 +5,8 @@ document's grade, the judged documents no run retrieved, and for each run the st
 and of the conventions figure, made by the figures' own state classes
 (``BinaryState.for_list``, ``ConventionsState.for_list``); ``conventions_for_page`` gives the
 conventions figure's rows, the evaluation's convention first. Both are kept apart from ``data``,
-which reads and evaluates what a reader gave: the upload workers import ``data`` and never the
-figures (and with them Panel and Bokeh).
+which evaluates and tables what the readers read: the upload workers import ``data`` and never
+the figures (and with them Panel and Bokeh).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ export function pairTable(table, pair) {
 }
 
 /**
- * A query in full (data.query_of, every run's list) as the two-run parts draw it: the lists of
+ * A query in full (drill_down.query_of, every run's list) as the two-run parts draw it: the lists of
  * `pair`. The judged documents not relevant that neither of the two retrieved are counted anew:
  * those retrieved by the other runs are in `docs`, the rest in `judged_not_relevant_outside`.
  */

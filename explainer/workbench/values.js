@@ -1,9 +1,9 @@
 // The workbench's numbers for one query, with the reader's what-if changes: the twin of
 // evaluation/measures.py's query_values (the tests check the two on generated collections),
 // and the states of figure 1 and of the conventions figure for a run's top list, the twins of
-// data.py's (BinaryState.for_list, ConventionsState.for_list). Pure: no DOM.
+// what drill_down.py makes with BinaryState.for_list and ConventionsState.for_list. Pure: no DOM.
 //
-// A query in full (data.query_of) numbers its documents once: `docs` (docids), `grades` (the
+// A query in full (drill_down.query_of) numbers its documents once: `docs` (docids), `grades` (the
 // qrels grade of each, null when nobody judged it), and `runs[r].docs`, each run's document
 // numbers in rank order. What-if changes are { judgments: {docid: grade or null}, orders: [order
 // of run 0's top list or null, ...] }, an order listing positions 0, 1, 2... of the run's own order.
@@ -89,8 +89,8 @@ export function queryValuesWith(detail, whatIf, table) {
 
 /**
  * The states of figure 1 and of the conventions figure for run r's top list (its first
- * `figures[r].depth` results), with what-if changes: what data.py's state classes make
- * without them. Documents of the conventions figure are the top list's in the run's own order.
+ * `figures[r].depth` results), with what-if changes: what drill_down.py makes with the figures'
+ * state classes without them. Documents of the conventions figure are the top list's in the run's own order.
  */
 export function figureStates(detail, r, whatIf, k, level) {
   const { depth } = detail.figures[r];

@@ -8,7 +8,7 @@
 // judgments and moves, the terms of each measure, and figure 1 and the conventions figure mounted
 // from their own modules on its lists.
 //
-// Model (from Python, workbench/view.py): table_text (data.page_table, as JSON), details and detail (data.query_of),
+// Model (from Python, workbench/view.py): table_text (data.page_table, as JSON), details and detail (drill_down.query_of),
 // state (WorkbenchState: query, run, k, judgments, orders), status, uploads, upload_limits,
 // figure_data. Every number of a query with what-if changes comes from values.js (metrics.js).
 // The page sends Python its open query, run and k as the state, and each what-if change as a

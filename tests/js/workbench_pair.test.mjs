@@ -1,4 +1,4 @@
-// Two runs picked among four (pair.js): what the page draws of them equals what data.py gives for
+// Two runs picked among four (pair.js): what the page draws of them equals what data.py and drill_down.py give for
 // the two runs alone (workbench_pair_oracle.py), lists, figures and counts; the values by query.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -5,7 +5,7 @@ judgments of some of its documents (new grades, and documents made unjudged) and
 order of each run's top list. The expected values come from pytrec_eval run on the collection
 with those changes written into the qrels and the run's scores; the conventions trec_eval has
 no name for come from measures.py (itself checked against trec_eval). Also the golden set's
-queries in full with the figure states data.py's state classes made for them.
+queries in full with the figure states drill_down.py made for them with the figures' state classes.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def collections() -> list[dict]:
 
 
 def golden() -> list[dict]:
-    """The golden set's queries in full, each with the figure states data.py made for its two runs."""
+    """The golden set's queries in full, each with the figure states drill_down.py made for its two runs."""
     evaluated = Workbench.golden().evaluated
     return [drill_down.query_of(evaluated, qid) for qid in evaluated.qids]
 
