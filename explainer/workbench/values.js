@@ -90,7 +90,8 @@ export function queryValuesWith(detail, whatIf, table) {
 /**
  * The states of figure 1 and of the conventions figure for run r's top list (its first
  * `figures[r].depth` results), with what-if changes: what drill_down.py makes with the figures'
- * state classes without them. Documents of the conventions figure are the top list's in the run's own order.
+ * state classes without them. Documents of the conventions figure are the top list's in the
+ * run's own order.
  */
 export function figureStates(detail, r, whatIf, k, level) {
   const { depth } = detail.figures[r];

@@ -3,8 +3,8 @@
 Playwright's driver checks a failing expectation again after 20, 50, 100 and 100 ms, then every
 500 ms; but it leaves out every interval longer than a fifth of the expectation's timeout. So with
 the default 5 s, a live region that speaks 500 ms after a change is seen at the check at 770 ms,
-and a Panel round trip of 300 ms at the one at 770 ms too: up to half a second lost per wait, on
-the some 70 waits of over 270 ms a default run had. This ``expect`` runs Playwright's assertion
+and a Panel round trip of 300 ms at the one at 770 ms too: up to half a second lost per wait, and
+a default run had some 70 waits of over 270 ms. This ``expect`` runs Playwright's assertion
 again and again with a timeout of 480 ms, which the driver checks at most 50 ms apart, until the
 caller's timeout has passed. What an assertion matches is Playwright's, and so is its message
 when it fails, with one line added that says how long it was checked.
