@@ -18,6 +18,11 @@ VENV=.venv
 # with PYTHONDONTWRITEBYTECODE set, as some machines set it, every process of a test run (each
 # served explainer, each worker) compiled Panel, Bokeh and scipy from source again, 4 to 8 s each.
 unset PYTHONDONTWRITEBYTECODE
+# And Python buffers its standard output, as it does by default. With PYTHONUNBUFFERED set (some
+# machines set it), a start-up line the server printed without flushing reached the tests at once,
+# though a log file or a pipe got it only later; and the Node tests' oracles wrote their JSON a
+# token at a time: 1.1 million writes for metrics_oracle.py's 4.4 MB, 2 to 4 s of system time each.
+unset PYTHONUNBUFFERED
 
 # Install the package (editable) with the named extra into .venv: pip's way. Neither installer
 # compiles bytecode up front (pip's --no-compile, uv's default): Python writes it for what is

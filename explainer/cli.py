@@ -32,7 +32,7 @@ def serve(args: argparse.Namespace) -> None:
     print(f"Serving the explainer on {base} (Ctrl+C stops it)", flush=True)
     shared = announce_class_address(args.address, args.port, f"{path}class" if classroom else path)
     if classroom is None and not is_loopback_address(args.address):
-        print("Teaching? Serve with --class too: the class predicts together and follows the projector.")
+        print("Teaching? Serve with --class too: the class predicts together and follows the projector.", flush=True)
     code = access_code(args.access_code)
     if classroom is not None:
         announce_teacher(classroom.teacher, base)

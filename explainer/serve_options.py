@@ -158,7 +158,10 @@ def announce_class_address(address: str, port: int, path: str) -> str | None:
     if shared:
         print(f"Others on this network can open {shared}", flush=True)
         print(terminal_qr(shared), flush=True)
-        print("Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.")
+        print(
+            "Scan this with a phone's camera, or show it large on the screen: Class address, in presenter view.",
+            flush=True,
+        )
     return shared
 
 
