@@ -67,13 +67,14 @@ def test_serve_binds_to_this_computer_only_unless_told_otherwise():
 
 
 # `serve` up to the server itself, in a process of its own whose output is a pipe (as under a log
-# file or a service manager): the server is replaced by a wait, so no port is opened.
+# file or a service manager): the server is replaced by a wait for its standard input to close, so
+# no port is opened, and then the command ends as a stopped server's does.
 SERVE_WITHOUT_SERVING = """
-import sys, time
+import sys
 import explainer.server.serve
 def wait(*args, **kwargs):
     print("serving", file=sys.stderr, flush=True)
-    time.sleep(60)
+    sys.stdin.read()
 explainer.server.serve.serve_pages = wait
 from explainer.cli import main
 main(sys.argv[1:])
@@ -82,12 +83,18 @@ main(sys.argv[1:])
 
 def test_every_line_serve_prints_before_serving_reaches_a_pipe_while_it_serves():
     """Python buffers a pipe's output: a line printed without a flush would wait there until the
-    server exits (what a teacher reading a log, or the class address's QR code, would miss)."""
+    server exits (what a teacher reading a log, or the class address's QR code, would miss). What
+    the command prints while it serves is all it prints: nothing more comes out at its exit."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     command = [sys.executable, "-c", SERVE_WITHOUT_SERVING, "serve", "--no-browser", "--port", str(free_port())]
     # Served to the network, with no class and no access code, "Teaching?" is the last line.
     process = subprocess.Popen(
-        [*command, "--address", "0.0.0.0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT
+        [*command, "--address", "0.0.0.0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
     )
     stop = threading.Timer(30, process.kill)  # a command that hangs before serving fails the test
     stop.start()
@@ -95,16 +102,20 @@ def test_every_line_serve_prints_before_serving_reaches_a_pipe_while_it_serves()
         assert process.stderr.readline() == b"serving\n", process.stderr.read().decode(errors="replace")[-2000:]
         os.set_blocking(process.stdout.fileno(), False)
         printed = (process.stdout.read() or b"").decode()
+        os.set_blocking(process.stdout.fileno(), True)
+        process.stdin.close()  # the "server" stops: the command ends, and Python writes what it held
+        held_back = process.stdout.read().decode()
+        assert process.wait(timeout=20) == 0
     finally:
         stop.cancel()
         process.kill()
         process.wait(timeout=10)
+    assert held_back == "", f"printed only at exit: {held_back!r}"
     assert "Serving the explainer on http://localhost:" in printed
     assert "Teaching? Serve with --class too" in printed
     if network_address() is not None:
         assert "Others on this network can open http://" in printed
         assert "Scan this with a phone's camera" in printed
-    assert printed.endswith("\n")
 
 
 @pytest.mark.browser
