@@ -18,7 +18,7 @@ from explainer.evaluation.compare import compare
 from explainer.evaluation.many_runs import gate_outcome
 from explainer.evaluation.measures import evaluate
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
+from support.oracles import multitest
 
 CORRECTIONS = [("holm", "holm"), ("bh", "fdr_bh")]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import io
 import sys
@@ -216,6 +217,8 @@ class Stdin:
 
 
 def gzip_of_zeros(n_bytes: int) -> bytes:
+    """``n_bytes`` of zeros, gzipped (a GiB takes 1.4 s of CPU: made by the test that uses it, not
+    when the module is collected, which each pytest-xdist worker does)."""
     packer = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     zeros = bytes(1 << 20)
     return b"".join([*(packer.compress(zeros) for _ in range(n_bytes >> 20)), packer.flush()])
@@ -231,7 +234,10 @@ def one_bad_line(code: int, out: str, err: str) -> str:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (gzip_of_zeros(1 << 30), "bad.run, line 1: expected lines of at most 8 MB; this one is longer"),
+        (
+            functools.partial(gzip_of_zeros, 1 << 30),
+            "bad.run, line 1: expected lines of at most 8 MB; this one is longer",
+        ),
         (b"\xef\xbb\xbfq1 Q0 d1 1 1 t\n", "bad.run, line 1: starts with a byte-order mark"),
         (b"", "bad.run: holds no results (it is empty, or blank and comment lines only)"),
         (b"# only a comment\n\n", "bad.run: holds no results"),
@@ -243,7 +249,7 @@ def one_bad_line(code: int, out: str, err: str) -> str:
 def test_every_bad_run_exits_2_with_one_line(tmp_path, content, message):
     _, _, _, paths = files(tmp_path)
     bad = tmp_path / "bad.run"
-    bad.write_bytes(content)
+    bad.write_bytes(content() if callable(content) else content)
     assert message in one_bad_line(*call(paths["qrels"], bad))
 
 

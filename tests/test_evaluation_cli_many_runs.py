@@ -24,8 +24,8 @@ from test_evaluation_outputs import closed, readme_schema
 
 from explainer.evaluation import cli, golden
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
-smpower = pytest.importorskip("statsmodels.stats.power")
+from support.oracles import multitest
+from support.oracles import statsmodels_power as smpower
 
 WEIGHTS = (0.75, 0.0, 1.5, 0.25, 3.0)
 """Five settings of a parameter, given out of order."""

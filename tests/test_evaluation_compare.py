@@ -8,11 +8,12 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from explainer.evaluation import significance as sig
 from explainer.evaluation.compare import TESTS, compare
 from explainer.evaluation.measures import evaluate
+
+from support.oracles import stats
 
 
 def two_systems(deltas_by_query: dict[str, int]):

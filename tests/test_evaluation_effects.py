@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from explainer.evaluation import golden
 from explainer.evaluation import significance as sig
@@ -16,7 +15,8 @@ from explainer.evaluation.compare import compare
 from explainer.evaluation.effects import effect
 from explainer.evaluation.measures import evaluate
 
-smpower = pytest.importorskip("statsmodels.stats.power")
+from support.oracles import stats
+from support.oracles import statsmodels_power as smpower
 
 EXACT = 1e-10
 

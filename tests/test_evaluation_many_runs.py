@@ -8,14 +8,13 @@ import json
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from explainer.evaluation.compare import compare
 from explainer.evaluation.formats import read_run
 from explainer.evaluation.many_runs import letter, many_runs
 from explainer.evaluation.measures import evaluate
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
+from support.oracles import multitest, stats
 
 EXACT = 1e-10  # the same method on the same data
 

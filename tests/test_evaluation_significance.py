@@ -7,12 +7,11 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from explainer.evaluation import significance as sig
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
-smpower = pytest.importorskip("statsmodels.stats.power")
+from support.oracles import multitest, stats
+from support.oracles import statsmodels_power as smpower
 
 EXACT = 1e-10  # the same method on the same data: the numbers must agree to this
 

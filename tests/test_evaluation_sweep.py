@@ -7,13 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from explainer.evaluation.formats import read_qrels, read_run
 from explainer.evaluation.measures import evaluate
 from explainer.evaluation.sweep import named_parameter, parameter_values, setting_of, sweep
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
+from support.oracles import multitest, stats
 
 
 def runs_from_values(matrix, names):

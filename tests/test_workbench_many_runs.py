@@ -12,7 +12,6 @@ import base64
 import numpy as np
 import pytest
 import pytrec_eval
-from scipy import stats
 from test_evaluation_cli_many_runs import LEAN, WEIGHTS, five_runs
 
 from explainer.evaluation import read_qrels, read_run
@@ -20,7 +19,7 @@ from explainer.workbench import Workbench
 from explainer.workbench import data as wb
 from explainer.workbench.upload import UploadError
 
-multitest = pytest.importorskip("statsmodels.stats.multitest")
+from support.oracles import multitest, stats
 
 TTEST = {"test": "t-test", "n_bootstrap": 300}
 
