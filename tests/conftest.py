@@ -23,6 +23,16 @@ def pytest_configure(config):
         config.option.markexpr = f"({expression}) and not slow"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist=loadfile``, with the files that take a shared server sent to one worker (``support.server_scopes``)."""
+    if config.getvalue("dist") == "loadfile":
+        from support.server_scopes import ServerScopes
+
+        return ServerScopes(config, log)
+    return None
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, **launch_args()}

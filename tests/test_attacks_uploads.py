@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import time
-import zlib
 from typing import Any
 
 import pytest
@@ -25,6 +24,7 @@ from explainer.workbench.upload_budget import PER_CLIENT
 
 from support.reader import ATTACK_LIMIT_S, Refused, Session
 from support.server import Server
+from support.zeros import gzip_of_zeros
 
 # A reader clicks beside each attack and is timed (test_abuse.py): CI runs these alone.
 pytestmark = [pytest.mark.slow, pytest.mark.alone]
@@ -90,13 +90,6 @@ async def upload(session: Session, view: str, slot: str, name: str, data: bytes,
     if not end:
         return answer
     return await send(session, view, {"type": "end", "slot": slot})
-
-
-def gzip_of_zeros(n_bytes: int) -> bytes:
-    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
-    block = bytes(1 << 20)
-    out = [packer.compress(block) for _ in range(n_bytes >> 20)]
-    return b"".join(out) + packer.flush()
 
 
 def qrels_and_run(n_queries: int, per_query: int) -> tuple[bytes, bytes]:

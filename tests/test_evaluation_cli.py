@@ -7,7 +7,6 @@ import functools
 import gzip
 import io
 import sys
-import zlib
 from types import SimpleNamespace
 
 import numpy as np
@@ -16,6 +15,8 @@ import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
 from explainer.evaluation import cli
+
+from support.zeros import gzip_of_zeros
 
 
 class Terminal(io.StringIO):
@@ -214,14 +215,6 @@ class Endless(io.RawIOBase):
 class Stdin:
     def __init__(self, raw):
         self.buffer = io.BufferedReader(raw)
-
-
-def gzip_of_zeros(n_bytes: int) -> bytes:
-    """``n_bytes`` of zeros, gzipped (a GiB takes 1.4 s of CPU: made by the test that uses it, not
-    when the module is collected, which each pytest-xdist worker does)."""
-    packer = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-    zeros = bytes(1 << 20)
-    return b"".join([*(packer.compress(zeros) for _ in range(n_bytes >> 20)), packer.flush()])
 
 
 def one_bad_line(code: int, out: str, err: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import io
 import re
-import zlib
 
 import numpy as np
 import pytest
@@ -13,6 +12,8 @@ import pytrec_eval
 from evaluation_cases import collection, qrels_text, run_text
 
 from explainer.evaluation.formats import InputError, blocks, collector, fast_path, read_qrels, read_run
+
+from support.zeros import gzip_of_zeros
 
 RUN = b"""q2 Q0 d9 1 1.0 first
 q2 Q0 d10 2 1.0 first
@@ -308,14 +309,6 @@ class Endless(io.RawIOBase):
         buffer[:n] = (self.unit * reps)[:n]
         self.left -= n
         return n
-
-
-def gzip_of_zeros(n_bytes: int) -> bytes:
-    """A gzip file of ``n_bytes`` zero bytes, made a MiB at a time (a GiB of zeros packs to about a MiB)."""
-    packer = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-    zeros = bytes(1 << 20)
-    parts = [packer.compress(zeros) for _ in range(n_bytes >> 20)]
-    return b"".join([*parts, packer.flush()])
 
 
 def test_a_docids_hash_is_its_own_whatever_the_longest_docid_in_its_block():

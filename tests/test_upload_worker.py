@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from explainer.evaluation import DEFAULT_MEASURES
 from explainer.workbench.upload_worker import PRELOAD, Job, Outcome, resident_bytes, run_job, work
 
@@ -39,6 +41,8 @@ def test_the_fork_server_imports_what_a_worker_runs_and_nothing_of_panel_bokeh_o
     jobs (judgments, a baseline, a candidate compared with it), then what was imported."""
     script = f"""
 import sys
+
+import pytest
 for name in {list(PRELOAD)!r}:
     __import__(name)
 preloaded = set(sys.modules)
@@ -87,6 +91,7 @@ def test_a_file_that_needs_more_memory_than_a_worker_may_have_ends_the_worker_al
     assert resident_bytes(os.getpid()) is not None  # this process (the server's part) goes on
 
 
+@pytest.mark.slow  # it spends the second of CPU it tests, and the second RLIMIT_CPU may add: some 3 s
 def test_a_file_that_takes_more_cpu_than_a_worker_may_have_ends_the_worker_alone():
     # Double spaces: not the compiled fast path. 6 million lines take some 5 s of CPU here, well
     # past the limit: 1 s, plus up to 1 s more, since RLIMIT_CPU counts whole seconds from the

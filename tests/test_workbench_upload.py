@@ -36,6 +36,7 @@ from support.expect import expect
 from support.page import watch_page
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app
+from support.zeros import gzip_of_zeros
 
 # A confidential golden set, in words nobody else may see.
 SECRET_QRELS = b"secret-q1 0 secret-doc-a 2\nsecret-q1 0 secret-doc-b 0\nsecret-q2 0 secret-doc-c 1\n"
@@ -73,7 +74,7 @@ def test_pieces_must_come_in_order_within_their_size_and_as_announced():
 
 
 def test_a_gzipped_file_may_not_unpack_past_its_limit():
-    bomb = gzip.compress(b"0" * (MAX_UNPACKED_BYTES + 10), compresslevel=9)
+    bomb = gzip_of_zeros(MAX_UNPACKED_BYTES + (1 << 20))
     assert len(bomb) < MAX_FILE_BYTES
     with pytest.raises(UploadError, match="unpacks to more than"):
         unpacked("bomb.gz", bomb)
@@ -166,6 +167,7 @@ def test_uploaded_qrels_and_run_are_evaluated_as_trec_eval_does(served):
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # a server of its own, two readers, and a wait for the closed page's session to go: some 6 s
 def test_an_upload_stays_in_its_session_out_of_the_log_and_is_freed_when_the_page_closes(
     browser, monkeypatch, caplog, tmp_path
 ):
