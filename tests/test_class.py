@@ -200,6 +200,7 @@ def test_a_teacher_who_reloads_finds_the_question_and_the_guesses(browser, lesso
             context.close()
 
 
+@pytest.mark.slow  # a fault, as test_faults.py's are, on a class server of its own (its class starts afresh): some 7 s
 def test_a_phone_that_was_away_when_the_class_moved_follows_it_when_it_is_back(browser, tmp_path):
     """A phone that was reloading, or whose wifi blinked, when the teacher stepped (its message lost on
     the way) moves to where the class went once its page is back in the class; one new to the class

@@ -95,7 +95,15 @@ def golden_page(browser, object_server):
     object_server.release()
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (1440, 900), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size",
+    [
+        pytest.param((1280, 800), id="1280x800"),
+        pytest.param((390, 844), id="390x844"),
+        # A second desktop width, a little wider: in the slow step (each size takes some 2.3 s).
+        pytest.param((1440, 900), id="1440x900", marks=pytest.mark.slow),
+    ],
+)
 def test_every_heading_stays_over_its_numbers_scrolled_down_sideways_by_wheel_and_by_keys(golden_page, size):
     page = golden_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
