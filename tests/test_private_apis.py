@@ -1,4 +1,5 @@
-"""The private Panel, Bokeh and param APIs the explainer relies on, one test each.
+"""The private Panel, Bokeh and param APIs the explainer relies on, one test each (and one of
+pytest-xdist's, which the tests' own scheduling relies on).
 
 pyproject.toml pins panel and bokeh to the minor versions these were checked on. When an
 upgrade changes one of them, its test here fails with the place in the explainer that relies
@@ -230,3 +231,14 @@ def test_a_server_connection_holds_its_session_in_session_and_drops_it_when_deta
     assert connection._session is session, relied_on("server/messages.py session_gone")
     connection.detach_session()
     assert connection._session is None, relied_on("server/messages.py session_gone")
+
+
+def test_xdists_file_scheduling_splits_its_work_by_split_scope():
+    """support/server_scopes.py sends the files that take a shared server to one worker by overriding
+    _split_scope: if xdist stopped calling it, those servers would start in each worker again, unseen."""
+    from xdist.scheduler import LoadFileScheduling
+    from xdist.scheduler.loadscope import LoadScopeScheduling
+
+    where = "tests/support/server_scopes.py ServerScopes._split_scope"
+    assert "_split_scope" in vars(LoadFileScheduling), relied_on(where)
+    assert "self._split_scope(nodeid)" in inspect.getsource(LoadScopeScheduling.schedule), relied_on(where)

@@ -41,8 +41,6 @@ def test_the_fork_server_imports_what_a_worker_runs_and_nothing_of_panel_bokeh_o
     jobs (judgments, a baseline, a candidate compared with it), then what was imported."""
     script = f"""
 import sys
-
-import pytest
 for name in {list(PRELOAD)!r}:
     __import__(name)
 preloaded = set(sys.modules)

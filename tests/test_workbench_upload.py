@@ -36,7 +36,7 @@ from support.expect import expect
 from support.page import watch_page
 from support.server import answers, free_port, wait_until
 from support.sessions import tornado_app
-from support.zeros import gzip_of_zeros
+from support.zeros import MIB, gzip_of_zeros
 
 # A confidential golden set, in words nobody else may see.
 SECRET_QRELS = b"secret-q1 0 secret-doc-a 2\nsecret-q1 0 secret-doc-b 0\nsecret-q2 0 secret-doc-c 1\n"
@@ -74,7 +74,7 @@ def test_pieces_must_come_in_order_within_their_size_and_as_announced():
 
 
 def test_a_gzipped_file_may_not_unpack_past_its_limit():
-    bomb = gzip_of_zeros(MAX_UNPACKED_BYTES + (1 << 20))
+    bomb = gzip_of_zeros(MAX_UNPACKED_BYTES + MIB)
     assert len(bomb) < MAX_FILE_BYTES
     with pytest.raises(UploadError, match="unpacks to more than"):
         unpacked("bomb.gz", bomb)

@@ -15,8 +15,9 @@ import pytest
 
 
 class Deferred:
-    """A module imported on its first attribute read (``stats.ttest_rel``), or the test skipped
-    where ``skip_if_missing`` and it is not installed (as ``pytest.importorskip`` at the top did)."""
+    """A module imported on its first attribute read (``stats.ttest_rel``); where ``skip_if_missing``
+    and it is not installed, the test that reads it is skipped (``pytest.importorskip`` at a module's
+    top skipped the whole module)."""
 
     def __init__(self, name: str, skip_if_missing: bool = False) -> None:
         self._name = name
@@ -24,7 +25,7 @@ class Deferred:
         self._module: ModuleType | None = None
 
     def __getattr__(self, attribute: str):
-        if attribute.startswith("_"):  # pytest's collection looks for its own marks on every module global
+        if attribute.startswith("_"):  # collection reads __test__, __wrapped__, _mock_name... of every module global
             raise AttributeError(attribute)
         if self._module is None:
             if self._skip_if_missing:

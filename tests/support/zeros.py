@@ -11,9 +11,10 @@ MIB = 1 << 20
 def gzip_of_zeros(n_bytes: int) -> bytes:
     """A valid gzip file of ``n_bytes`` zero bytes (a whole number of MiB), about a KiB per MiB.
 
-    A MiB of zeros is packed once, ending in a full flush, which leaves the packer as it started,
-    so every further MiB packs to the same bytes: those are repeated. Packing a GiB a MiB at a
-    time took 1.4 s of CPU; this takes some 0.3 s, most of it the checksum over the GiB.
+    A MiB of zeros is packed once by a fresh packer, so its bytes refer to nothing before them, and
+    ended with a full flush, which ends them on a byte boundary: the same bytes may then follow one
+    another as often as there are MiB. Packing a GiB a MiB at a time took 1.4 s of CPU; this takes
+    some 0.3 s, most of it the checksum over the GiB (``tests/test_zeros.py`` unpacks one).
     """
     if n_bytes % MIB:
         raise ValueError("a whole number of MiB")
