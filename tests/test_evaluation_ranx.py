@@ -23,6 +23,8 @@ from explainer.evaluation.compare import compare
 from explainer.evaluation.many_runs import many_runs
 from explainer.evaluation.measures import Measure, evaluate
 
+from support.oracles import multitest
+
 # ranx's numba code takes 20-70 s to load or compile: run with ./serve.sh test -m slow. It is
 # imported by the first test that runs, not at collection, which every run (slow or not) pays.
 pytestmark = pytest.mark.slow
@@ -125,7 +127,6 @@ def four(ranx):
 
 
 def test_each_candidates_t_test_is_ranxs_and_holm_adjusts_ranxs_p_values(ranx, four):
-    multitest = pytest.importorskip("statsmodels.stats.multitest")
     rq, ranx_runs, evaluations = four
     report = ranx.compare(rq, runs=ranx_runs, metrics=list(METRICS), stat_test="student").to_dict()
     raw = many_runs(evaluations, test="t-test", correction="none", n_bootstrap=200)

@@ -18,6 +18,7 @@ from explainer.evaluation import golden
 from explainer.workbench import Workbench, drill_down
 
 from support.expect import expect
+from support.oracles import statsmodels_power
 from support.page import BAD_WORDS, watch_page
 from support.server import on_server, wait_python
 
@@ -278,7 +279,7 @@ def test_ten_thousand_queries_open_and_scroll_with_only_the_rows_in_view_drawn(p
 
 def test_the_gate_measures_effect_and_power_and_the_queries_a_typed_difference_needs(shown, files):
     # The oracle: NDCG@10 per query from pytrec_eval, and statsmodels' power of the paired t-test.
-    power = pytest.importorskip("statsmodels.stats.power").TTestPower()
+    power = statsmodels_power.TTestPower()
     qrels, (baseline, candidate) = files["qrels"], files["runs"]
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"})
     ours = {run: evaluator.evaluate(r) for run, r in (("a", baseline), ("b", candidate))}
